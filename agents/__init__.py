@@ -1,0 +1,10 @@
+"""Agents for boardenvs games behind one interface (:class:`agents.base.Policy`).
+
+``make_policy("random", "sorry_v0")`` and ``make_policy("heuristic", "sorry_v0")`` build the baselines;
+specs take options after a colon, e.g. ``"mcts:sims=200"`` once search lands.
+"""
+
+from agents.base import Policy, RandomPolicy
+from agents.registry import make_policy, parse_spec, policy_names
+
+__all__ = ["Policy", "RandomPolicy", "make_policy", "parse_spec", "policy_names"]

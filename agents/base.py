@@ -1,0 +1,57 @@
+"""The one small interface every agent shares: random, heuristic, search and learned alike.
+
+A :class:`Policy` picks an action for the player to move in a rules
+:class:`~boardenvs.core.state.State`, in the manner of OpenSpiel's bots. It may read only what that
+player may know: public information, its own private information, and (for search) states drawn by
+``state.determinize(player, rng)``. Every policy owns its generator; none touches ``random`` or
+``np.random``.
+
+To use a policy with a PettingZoo env, pass the env's rules state::
+
+    action = policy.act(env.unwrapped.game_state)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from boardenvs.core.state import State
+
+
+class Policy(ABC):
+    """Chooses a legal action for ``state.current_player()``.
+
+    Args:
+        seed: seed of the policy's own generator (``None``: fresh entropy).
+    """
+
+    #: Short name used in tables and on the command line.
+    name: str = "policy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; a seed makes the policy's choices reproducible from here."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, state: State) -> int:
+        """A legal action for the player to move in ``state`` (a decision node)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomPolicy(Policy):
+    """Uniformly random over the legal actions."""
+
+    name = "random"
+
+    def act(self, state: State) -> int:
+        """Any legal action, each with equal probability."""
+        legal = state.legal_actions()
+        return legal[int(self.rng.random() * len(legal))]

@@ -1,0 +1,1 @@
+"""Hand-written policies, one module per game."""

@@ -1,0 +1,224 @@
+"""The one PettingZoo ``AECEnv`` adapter, serving every game in the package.
+
+:class:`BoardGameEnv` drives a game's rules :class:`~boardenvs.core.state.State`: it seeds its own
+generator through ``reset(seed=...)``, resolves chance nodes with it (agents never see a chance node),
+hands the turn to the agent of ``state.current_player()``, builds observations
+``{"observation": float32, "action_mask": int8}`` (the mask is all zeros for every agent but the one to
+act), pays rewards from ``state.returns()`` when the game ends, and handles dead steps the PettingZoo
+way. A game module only subclasses it to name its :class:`~boardenvs.core.game.Game`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from boardenvs.core.game import Game
+from boardenvs.core.state import IllegalActionError, State, play_chance
+
+
+class BoardGameEnv(AECEnv, EzPickle):
+    """PettingZoo AEC environment over any :class:`Game`; subclasses set ``game_class`` and ``metadata``.
+
+    Args:
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the position as text) or ``"human"``
+            (the text is printed after every step).
+        **options: the game's options (see the game's docstring); unknown keys raise at once.
+    """
+
+    game_class: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "board_game",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+        EzPickle.__init__(self, render_mode=render_mode, **options)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{self.metadata['name']}: render_mode {render_mode!r} is not one of "
+                f"{self.metadata['render_modes']}"
+            )
+        self.render_mode = render_mode
+        self.game = self.game_class(**options)
+        self.possible_agents = list(self.game.agents)
+        self._player_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {
+            agent: spaces.Discrete(self.game.num_actions(i)) for i, agent in enumerate(self.possible_agents)
+        }
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0.0, 1.0, self.game.observation_shape(i), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, (self.game.num_actions(i),), dtype=np.int8),
+                }
+            )
+            for i, agent in enumerate(self.possible_agents)
+        }
+        self._state: State | None = None
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+
+    # -- spaces -----------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The ``Dict(observation, action_mask)`` space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The ``Discrete`` action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # -- the rules state --------------------------------------------------------------------------
+    @property
+    def game_state(self) -> State:
+        """The current rules state (for agents that search or read public information)."""
+        if self._state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before using the env")
+        return self._state
+
+    # -- AEC API ----------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` reseeds the env's generator, ``None`` continues its stream.
+
+        ``options`` is accepted for API compatibility and ignored: game options are fixed when the env
+        is made.
+        """
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self._state = self.game.new_initial_state()
+        play_chance(self._state, self.np_random)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._settle()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation and action mask; has no effect on the game."""
+        state = self.game_state
+        player = self._player_of[agent]
+        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        if (
+            agent == self.agent_selection
+            and not self.terminations.get(agent, True)
+            and not self.truncations.get(agent, True)
+        ):
+            mask[state.legal_actions()] = 1
+        return {"observation": self.game.observe(state, player), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action, resolve chance, and pass the turn.
+
+        Raises:
+            IllegalActionError: for an action that is not legal (the ``env()`` wrapper stack instead
+                ends the game with -1 for the offender).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        try:
+            state.apply_action(int(action))  # type: ignore[arg-type]
+        except (IllegalActionError, TypeError) as err:
+            raise IllegalActionError(
+                f"{self.metadata['name']}: action {action!r} is not legal for {agent}; "
+                f"legal actions are {list(state.legal_actions())}"
+            ) from err
+        play_chance(state, self.np_random)
+        self._cumulative_rewards[agent] = 0.0
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """Set rewards, terminations and the next agent from the (decision or terminal) state."""
+        state = self.game_state
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        if state.is_terminal():
+            returns = state.returns()
+            done = self.truncations if state.is_truncated() else self.terminations
+            for a in self.agents:
+                if not (self.terminations[a] or self.truncations[a]):
+                    self.rewards[a] = float(returns[self._player_of[a]])
+                    done[a] = True
+            self._accumulate_rewards()
+            self._deads_step_first()
+            return
+        newly_out = False
+        for a in self.agents:
+            player = self._player_of[a]
+            if not self.terminations[a] and state.is_out(player):
+                self.terminations[a] = True
+                self.rewards[a] = float(state.returns()[player])
+                newly_out = True
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[state.current_player()]
+        if newly_out:
+            self._skip_agent_selection = None
+            self._deads_step_first()
+
+    def render(self) -> str | None:
+        """The position as text (``"ansi"`` returns it, ``"human"`` prints it)."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game_state.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (text rendering only)."""
+
+    # -- whole-env snapshots ----------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """JSON-able snapshot of the env: rules state, generator state and AEC bookkeeping."""
+        return {
+            "state": self.game_state.to_dict(),
+            "rng": self.np_random.bit_generator.state,
+            "agents": self.agents[:],
+            "agent_selection": self.agent_selection,
+            "rewards": dict(self.rewards),
+            "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations),
+            "truncations": dict(self.truncations),
+        }
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore a :meth:`state_dict` snapshot; play then continues exactly as it would have."""
+        self._state = self.game.state_from_dict(data["state"])
+        self.np_random = np.random.Generator(getattr(np.random, data["rng"]["bit_generator"])())
+        self.np_random.bit_generator.state = data["rng"]
+        self.agents = list(data["agents"])
+        self.agent_selection = data["agent_selection"]
+        self.rewards = dict(data["rewards"])
+        self._cumulative_rewards = dict(data["cumulative_rewards"])
+        self.terminations = dict(data["terminations"])
+        self.truncations = dict(data["truncations"])
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+
+
+def wrap_env(raw: BoardGameEnv) -> AECEnv:
+    """PettingZoo's standard wrapper stack: an illegal action ends the game with -1 for the offender."""
+    env: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env

@@ -1,0 +1,79 @@
+"""The static description of a game: options, players, agent names, spaces and observation encoding.
+
+A :class:`Game` is built once per environment with fixed options. It makes initial states and encodes
+what a player observes of a state as a float32 tensor in ``[0, 1]``. Rules live in the game's
+:class:`~boardenvs.core.state.State`; the one PettingZoo adapter (:mod:`boardenvs.core.aec`) needs
+nothing else from a game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.state import State
+
+
+class Game(ABC):
+    """A game with fixed options; subclasses set ``name``, ``Options`` and ``state_class``."""
+
+    #: Registered env name, e.g. ``"sorry_v0"``.
+    name: ClassVar[str]
+    #: Frozen dataclass of the game's options (every field has a default).
+    Options: ClassVar[type]
+    #: The rules state class.
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, **options: Any) -> None:
+        self.options = make_options(self.Options, options, where=f"{self.name}: ")
+
+    # -- players ----------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of players (agents) in a game with these options."""
+
+    @property
+    def agents(self) -> list[str]:
+        """Agent names by player id (``player_0`` ... unless a game names its roles)."""
+        return [f"player_{i}" for i in range(self.num_players)]
+
+    # -- spaces -----------------------------------------------------------------------------------
+    @abstractmethod
+    def num_actions(self, player: int) -> int:
+        """Size of ``player``'s ``Discrete`` action space."""
+
+    @abstractmethod
+    def observation_shape(self, player: int) -> tuple[int, ...]:
+        """Shape of ``player``'s observation tensor (values in ``[0, 1]``)."""
+
+    # -- states -----------------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The position before the first chance event or move."""
+
+    def state_from_dict(self, data: dict[str, Any]) -> State:
+        """Rebuild a state of this game from :meth:`State.to_dict` output, checking it belongs here."""
+        if data.get("game") != self.name:
+            raise ValueError(f"state dict is for game {data.get('game')!r}, not {self.name!r}")
+        if data.get("options") != options_to_dict(self.options):
+            raise ValueError(
+                f"{self.name}: state dict was made with options {data.get('options')}, "
+                f"this game has {options_to_dict(self.options)}"
+            )
+        return self.state_class.from_dict(data)
+
+    # -- encoding ---------------------------------------------------------------------------------
+    @abstractmethod
+    def observe(self, state: State, player: int) -> np.ndarray:
+        """What ``player`` observes of ``state``, as float32 in ``[0, 1]``; never changes ``state``."""
+
+    def action_mask(self, state: State, player: int) -> np.ndarray:
+        """int8 mask of ``player``'s legal actions; all zeros unless ``player`` is to move."""
+        mask = np.zeros(self.num_actions(player), dtype=np.int8)
+        if state.current_player() == player:
+            mask[list(state.legal_actions())] = 1
+        return mask

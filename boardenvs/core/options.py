@@ -1,0 +1,100 @@
+"""Game options as frozen dataclasses, checked the moment they are given.
+
+Every DESIGNED or DECIDED value of a rules specification is an option with a default. A game declares
+its options as a frozen dataclass; :func:`make_options` builds one from keyword arguments (or a config
+mapping) and stops at once, naming the key, on an unknown key or a value of the wrong type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, Union
+
+T = TypeVar("T")
+
+
+class OptionError(ValueError):
+    """A bad game option: unknown key, wrong type or value out of range."""
+
+
+def _check(value: Any, tp: Any, key: str, where: str) -> Any:
+    """Return ``value`` converted to ``tp`` (lists become tuples) or raise :class:`OptionError`."""
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return value
+    if origin is Literal:
+        if value not in typing.get_args(tp):
+            raise OptionError(f"{where}option {key!r} must be one of {typing.get_args(tp)}, got {value!r}")
+        return value
+    if origin in (Union, types.UnionType):
+        errors = []
+        for arm in typing.get_args(tp):
+            try:
+                return _check(value, arm, key, where)
+            except OptionError as err:
+                errors.append(str(err))
+        raise OptionError(f"{where}option {key!r} has the wrong type: {value!r} is not {tp}")
+    if tp is type(None):
+        if value is not None:
+            raise OptionError(f"{where}option {key!r} must be None, got {value!r}")
+        return None
+    if origin is tuple:
+        if not isinstance(value, (tuple, list)):
+            raise OptionError(f"{where}option {key!r} must be a list, got {value!r}")
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_check(v, args[0], key, where) for v in value)
+        if len(args) != len(value):
+            raise OptionError(f"{where}option {key!r} must have {len(args)} items, got {value!r}")
+        return tuple(_check(v, a, key, where) for v, a in zip(value, args))
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise OptionError(f"{where}option {key!r} must be true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"{where}option {key!r} must be an integer, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise OptionError(f"{where}option {key!r} must be a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise OptionError(f"{where}option {key!r} must be a string, got {value!r}")
+        return value
+    return value
+
+
+def make_options(cls: type[T], options: Mapping[str, Any], where: str = "") -> T:
+    """Build the options dataclass ``cls`` from ``options``, checking keys and types.
+
+    Args:
+        cls: a dataclass whose fields all have defaults.
+        options: the keyword arguments or config mapping to check.
+        where: prefix for error messages (e.g. ``"sorry_v0: "`` or a config file name).
+
+    Raises:
+        OptionError: on an unknown key (the message lists the valid ones) or a value of the wrong
+            type; the dataclass's own ``__post_init__`` checks ranges.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise OptionError(f"{where}unknown option {unknown[0]!r}; valid options are {sorted(fields)}")
+    hints = typing.get_type_hints(cls)
+    checked = {key: _check(value, hints[key], key, where) for key, value in options.items()}
+    try:
+        return cls(**checked)
+    except OptionError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise OptionError(f"{where}{err}") from err
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """JSON-able dict of an options dataclass (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(options).items()}

@@ -1,0 +1,1 @@
+"""Sorry! (three-pawn edition): rules (``rules.py``), board and deck tables, and the env encoding."""
