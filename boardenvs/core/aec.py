@@ -65,6 +65,9 @@ class BoardGameEnv(AECEnv, EzPickle):
             )
             for i, agent in enumerate(self.possible_agents)
         }
+        self._num_actions = [self.game.num_actions(i) for i in range(len(self.possible_agents))]
+        # Games without eliminations skip the per-step is_out() scan.
+        self._has_eliminations = self.game.state_class.is_out is not State.is_out
         self._state: State | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
 
@@ -103,13 +106,16 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._rewards_paid = False
         self._settle()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and action mask; has no effect on the game."""
-        state = self.game_state
+        state = self._state
+        if state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before observe()")
         player = self._player_of[agent]
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        mask = np.zeros(self._num_actions[player], dtype=np.int8)
         if (
             agent == self.agent_selection
             and not self.terminations.get(agent, True)
@@ -146,8 +152,10 @@ class BoardGameEnv(AECEnv, EzPickle):
     def _settle(self) -> None:
         """Set rewards, terminations and the next agent from the (decision or terminal) state."""
         state = self.game_state
-        for a in self.rewards:
-            self.rewards[a] = 0.0
+        if self._rewards_paid:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewards_paid = False
         if state.is_terminal():
             returns = state.returns()
             done = self.truncations if state.is_truncated() else self.terminations
@@ -155,8 +163,12 @@ class BoardGameEnv(AECEnv, EzPickle):
                 if not (self.terminations[a] or self.truncations[a]):
                     self.rewards[a] = float(returns[self._player_of[a]])
                     done[a] = True
+            self._rewards_paid = True
             self._accumulate_rewards()
             self._deads_step_first()
+            return
+        self.agent_selection = self.possible_agents[state.current_player()]
+        if not self._has_eliminations:
             return
         newly_out = False
         for a in self.agents:
@@ -165,9 +177,9 @@ class BoardGameEnv(AECEnv, EzPickle):
                 self.terminations[a] = True
                 self.rewards[a] = float(state.returns()[player])
                 newly_out = True
-        self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[state.current_player()]
         if newly_out:
+            self._rewards_paid = True
+            self._accumulate_rewards()
             self._skip_agent_selection = None
             self._deads_step_first()
 
@@ -214,6 +226,7 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.truncations = dict(data["truncations"])
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._rewards_paid = any(self.rewards.values())
 
 
 def wrap_env(raw: BoardGameEnv) -> AECEnv:

@@ -97,6 +97,18 @@ def backward(color: int, pos: int, n: int) -> int:
     return (pos - n) % TRACK_LEN
 
 
+def _move_table(move: object, color: int) -> tuple[tuple[int, ...], ...]:
+    """``table[pos][n]``: the landing square of ``move(color, pos, n)`` for every track or safety
+    square and ``n`` in 0..12, precomputed so the rules look moves up instead of stepping."""
+    return tuple(tuple(move(color, pos, n) for n in range(13)) for pos in range(HOME))  # type: ignore[operator]
+
+
+#: ``FORWARD_TABLE[color][pos][n]``: :func:`forward` for every track/safety square and n in 0..12.
+FORWARD_TABLE = tuple(_move_table(forward, c) for c in range(4))
+#: ``BACKWARD_TABLE[color][pos][n]``: :func:`backward` likewise.
+BACKWARD_TABLE = tuple(_move_table(backward, c) for c in range(4))
+
+
 def grid_cell(track: int) -> tuple[int, int]:
     """2.3 grid rendering: (row, col) of a track square on the 16x16 picture."""
     k = track

@@ -96,7 +96,7 @@ _CARD = _COLOR + 16  # 820..830
 _PILE = _CARD + len(CARD_COUNTS)  # 831..841
 _TURN = _PILE + len(CARD_COUNTS)  # 842
 OBS_SIZE = _TURN + 1
-_CARD_COUNTS = np.asarray(CARD_COUNTS, dtype=np.float32)
+_INV_CARD_COUNTS = 1.0 / np.asarray(CARD_COUNTS, dtype=np.float32)
 
 
 class SorryGame(Game):
@@ -105,6 +105,10 @@ class SorryGame(Game):
     name = "sorry_v0"
     Options = SorryOptions
     state_class = SorryState
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self._views: dict[int, tuple[list[tuple[int, int]], list[int], list[int]]] = {}
 
     @property
     def num_players(self) -> int:
@@ -125,28 +129,36 @@ class SorryGame(Game):
 
     def observe(self, state: SorryState, player: int) -> np.ndarray:  # type: ignore[override]
         """``player``'s view: seats and track rotated so that ``player`` comes first."""
+        slots, rotation, fixed = self._view(player)
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        n = state.options.num_players
-        colors = state.colors
-        my_color = colors[player]
-        shift = 15 * my_color
         pos = state.pos
-        hot = []
-        for r in range(n):
-            p = (player + r) % n
-            for i in range(PAWNS):
-                at = pos[PAWNS * p + i]
-                if at < TRACK_LEN:
-                    at = (at - shift) % TRACK_LEN
-                hot.append(NUM_POSITIONS * (PAWNS * r + i) + at)
-            hot.append(_COLOR + 4 * r + (colors[p] - my_color) % 4)
+        hot = [offset + rotation[pos[k]] for offset, k in slots]
+        hot += fixed
         if state.card >= 0:
             hot.append(_CARD + state.card)
         obs[hot] = 1.0
-        obs[_PILE:_TURN] = np.asarray(state.deck.draw_pile_counts(), dtype=np.float32) / _CARD_COUNTS
+        pile = obs[_PILE:_TURN]
+        pile[:] = state.deck.draw_pile_counts()
+        pile *= _INV_CARD_COUNTS
         obs[_TURN] = min(state.turn / state.options.max_turns, 1.0)
         return obs
 
+    def _view(self, player: int) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        """Per-seat constants of the encoding, computed once: (one-hot offset, pawn index) per pawn in
+        relative seat order, the position rotation table, and the colour one-hots."""
+        if player not in self._views:
+            n = self.options.num_players
+            colors = self.options.seat_colors
+            shift = 15 * colors[player]
+            rotation = [(at - shift) % TRACK_LEN for at in range(TRACK_LEN)]
+            rotation += list(range(TRACK_LEN, NUM_POSITIONS))
+            slots, fixed = [], []
+            for r in range(n):
+                p = (player + r) % n
+                slots += [(NUM_POSITIONS * (PAWNS * r + i), PAWNS * p + i) for i in range(PAWNS)]
+                fixed.append(_COLOR + 4 * r + (colors[p] - colors[player]) % 4)
+            self._views[player] = (slots, rotation, fixed)
+        return self._views[player]
 
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)

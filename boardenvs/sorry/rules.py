@@ -97,7 +97,7 @@ class SorryState(State):
     game_name = "sorry_v0"
     __slots__ = (
         "options", "colors", "pos", "deck", "card", "to_move", "turn",
-        "winner", "truncated", "choosing_first", "_legal", "_slides",
+        "winner", "truncated", "choosing_first", "_legal", "_slides", "_fwd", "_back", "_exit",
     )  # fmt: skip
 
     def __init__(self, options: SorryOptions) -> None:
@@ -113,7 +113,15 @@ class SorryState(State):
         self.truncated = False
         self.choosing_first = options.first_player == "random"
         self._legal: list[int] | None = None
-        self._slides = SLIDES[options.slide_rule]
+        self._set_tables()
+
+    def _set_tables(self) -> None:
+        """Per-seat lookup tables (derived from the options; shared between clones)."""
+        self._slides = tuple(SLIDES[self.options.slide_rule][c] for c in self.colors)
+        self._fwd = tuple(board.FORWARD_TABLE[c] for c in self.colors)
+        self._back = tuple(board.BACKWARD_TABLE[c] for c in self.colors)
+        # S5: a move of n out of Start lands n - start_count_exit_as squares past the start exit.
+        self._exit = tuple(board.start_exit(c) - self.options.start_count_exit_as for c in self.colors)
 
     # -- whose move -------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -203,12 +211,9 @@ class SorryState(State):
     def _dest_forward(self, player: int, i: int, n: int, pos: list[int]) -> int:
         """Landing square of pawn ``i`` moving ``n`` forward, or -1 (S5, S19, S4)."""
         at = pos[PAWNS * player + i]
-        if at == HOME:
-            return -1
-        color = self.colors[player]
-        if at == START:
-            return (board.start_exit(color) + n - self.options.start_count_exit_as) % TRACK_LEN
-        return board.forward(color, at, n)
+        if at >= HOME:
+            return -1 if at == HOME else (self._exit[player] + n) % TRACK_LEN
+        return self._fwd[player][at][n]
 
     def _landing_ok(self, player: int, i: int, dest: int, pos: list[int]) -> bool:
         """Landing resolution 1: no landing on an own pawn, except at Home (Occupied spaces)."""
@@ -232,7 +237,7 @@ class SorryState(State):
         for k in range(len(pos)):
             if k != mover and pos[k] == dest:
                 pos[k] = START  # Jumping and bumping: the opponent goes back to its Start
-        slide = self._slides[self.colors[player]][dest]
+        slide = self._slides[player][dest]
         if slide is not None:
             end, squares = slide
             for k in range(len(pos)):
@@ -272,10 +277,10 @@ class SorryState(State):
         actions += forward_moves
         back = BACKWARD[card]
         if back:
-            color = self.colors[player]
+            table = self._back[player]
             for i in movable:
                 at = pos[first + i]
-                if at != START and self._landing_ok(player, i, board.backward(color, at, back), pos):
+                if at != START and self._landing_ok(player, i, table[at][back], pos):
                     actions.append(BACKWARD_ACTION + i)
         if card == SEVEN:
             actions += self._splits(player)
@@ -361,8 +366,7 @@ class SorryState(State):
             self._land(player, i, self._dest_forward(player, i, FORWARD[self.card], pos), pos)
         elif action < SPLIT:
             i = action - BACKWARD_ACTION
-            color = self.colors[player]
-            self._land(player, i, board.backward(color, pos[first + i], BACKWARD[self.card]), pos)
+            self._land(player, i, self._back[player][pos[first + i]][BACKWARD[self.card]], pos)
         elif action < SWITCH:
             q, k = divmod(action - SPLIT, 6)
             k += 1
@@ -402,6 +406,9 @@ class SorryState(State):
         new.choosing_first = self.choosing_first
         new._legal = self._legal
         new._slides = self._slides
+        new._fwd = self._fwd
+        new._back = self._back
+        new._exit = self._exit
         return new
 
     def to_dict(self) -> dict[str, Any]:
