@@ -21,7 +21,10 @@ def _heuristic(game_name: str, seed: int | None, **kwargs: Any) -> Policy:
     if game_name not in HEURISTICS:
         raise ValueError(f"no heuristic for game {game_name!r}; games with one: {sorted(HEURISTICS)}")
     module, cls = HEURISTICS[game_name].split(":")
-    return getattr(importlib.import_module(module), cls)(seed=seed, **kwargs)
+    try:
+        return getattr(importlib.import_module(module), cls)(seed=seed, **kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
 
 
 def _random(game_name: str, seed: int | None, **kwargs: Any) -> Policy:

@@ -96,6 +96,10 @@ def core_random_play(game: boardenvs.core.Game, seconds: float, seed: int) -> Sp
 def connect_four() -> Callable[[], object]:
     """PettingZoo's connect_four_v3 constructor (needs pygame, from the ``[bench]`` extra)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pettingzoo
+
+    if hasattr(pettingzoo, "make"):  # PettingZoo 1.27+: the registry
+        return lambda: pettingzoo.make("aec", "classic/connect_four-v3")
     from pettingzoo.classic import connect_four_v3
 
     return connect_four_v3.env
@@ -111,6 +115,9 @@ def main() -> None:
     warnings.filterwarnings("ignore")
 
     names = args.envs or boardenvs.env_names()
+    unknown = sorted(set(names) - set(boardenvs.env_names()))
+    if unknown:
+        parser.error(f"unknown environment {unknown[0]!r}; available: {boardenvs.env_names()}")
     reference = aec_random_play(connect_four()(), args.seconds, args.seed)
     rows = [("connect_four_v3 (PettingZoo)", "env()", reference, None)]
     for name in names:
@@ -120,8 +127,10 @@ def main() -> None:
         share = 1.0 - core.us_per_move / raw.us_per_move
         rows += [(name, "env()", wrapped, None), (name, "raw_env()", raw, share), (name, "core", core, None)]
 
-    print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}, "
-          f"{args.seconds:g} s per row, random legal moves")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}, "
+        f"{args.seconds:g} s per row, random legal moves"
+    )
     print()
     print("| env | layer | moves/s | games/s | us/move | vs connect_four | adapter share of a move |")
     print("|---|---|---:|---:|---:|---:|---:|")

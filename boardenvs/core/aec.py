@@ -57,9 +57,7 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        0.0, 1.0, self.game.observation_shape(i), dtype=np.float32
-                    ),
+                    "observation": spaces.Box(0.0, 1.0, self.game.observation_shape(i), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.game.num_actions(i),), dtype=np.int8),
                 }
             )
@@ -137,8 +135,10 @@ class BoardGameEnv(AECEnv, EzPickle):
             return
         state = self.game_state
         try:
-            state.apply_action(int(action))  # type: ignore[arg-type]
-        except (IllegalActionError, TypeError) as err:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise IllegalActionError(f"actions are integers, got {action!r}")
+            state.apply_action(int(action))
+        except IllegalActionError as err:
             raise IllegalActionError(
                 f"{self.metadata['name']}: action {action!r} is not legal for {agent}; "
                 f"legal actions are {list(state.legal_actions())}"
@@ -158,11 +158,17 @@ class BoardGameEnv(AECEnv, EzPickle):
             self._rewards_paid = False
         if state.is_terminal():
             returns = state.returns()
-            done = self.truncations if state.is_truncated() else self.terminations
+            truncated = state.is_truncated()
             for a in self.agents:
                 if not (self.terminations[a] or self.truncations[a]):
-                    self.rewards[a] = float(returns[self._player_of[a]])
-                    done[a] = True
+                    player = self._player_of[a]
+                    self.rewards[a] = float(returns[player])
+                    # A player knocked out by the last move has a final result even if the game
+                    # is cut off by its cap at the same moment.
+                    if truncated and not state.is_out(player):
+                        self.truncations[a] = True
+                    else:
+                        self.terminations[a] = True
             self._rewards_paid = True
             self._accumulate_rewards()
             self._deads_step_first()
@@ -211,6 +217,7 @@ class BoardGameEnv(AECEnv, EzPickle):
             "cumulative_rewards": dict(self._cumulative_rewards),
             "terminations": dict(self.terminations),
             "truncations": dict(self.truncations),
+            "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
         }
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
@@ -225,7 +232,7 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.terminations = dict(data["terminations"])
         self.truncations = dict(data["truncations"])
         self.infos = {agent: {} for agent in self.agents}
-        self._skip_agent_selection = None
+        self._skip_agent_selection = data.get("skip_agent_selection")
         self._rewards_paid = any(self.rewards.values())
 
 

@@ -26,16 +26,15 @@ def _check(value: Any, tp: Any, key: str, where: str) -> Any:
     if tp is Any:
         return value
     if origin is Literal:
-        if value not in typing.get_args(tp):
+        if not any(value == arg and type(value) is type(arg) for arg in typing.get_args(tp)):
             raise OptionError(f"{where}option {key!r} must be one of {typing.get_args(tp)}, got {value!r}")
         return value
     if origin in (Union, types.UnionType):
-        errors = []
         for arm in typing.get_args(tp):
             try:
                 return _check(value, arm, key, where)
-            except OptionError as err:
-                errors.append(str(err))
+            except OptionError:
+                pass
         raise OptionError(f"{where}option {key!r} has the wrong type: {value!r} is not {tp}")
     if tp is type(None):
         if value is not None:
@@ -49,7 +48,7 @@ def _check(value: Any, tp: Any, key: str, where: str) -> Any:
             return tuple(_check(v, args[0], key, where) for v in value)
         if len(args) != len(value):
             raise OptionError(f"{where}option {key!r} must have {len(args)} items, got {value!r}")
-        return tuple(_check(v, a, key, where) for v, a in zip(value, args))
+        return tuple(_check(v, a, key, where) for v, a in zip(value, args, strict=True))
     if tp is bool:
         if not isinstance(value, bool):
             raise OptionError(f"{where}option {key!r} must be true or false, got {value!r}")
@@ -95,6 +94,13 @@ def make_options(cls: type[T], options: Mapping[str, Any], where: str = "") -> T
         raise OptionError(f"{where}{err}") from err
 
 
+def _plain(value: Any) -> Any:
+    """Tuples (at any depth) become lists, as a JSON round trip would make them."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def options_to_dict(options: Any) -> dict[str, Any]:
-    """JSON-able dict of an options dataclass (tuples become lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(options).items()}
+    """JSON-able dict of an options dataclass (tuples, nested too, become lists)."""
+    return {k: _plain(v) for k, v in dataclasses.asdict(options).items()}

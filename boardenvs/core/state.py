@@ -71,7 +71,8 @@ class State(ABC):
         """Legal actions of the current player, ascending; empty at chance and terminal nodes.
 
         A player to move always has at least one legal action (an explicit pass where the rules
-        force one), never an empty list.
+        force one), never an empty list. The sequence may be cached by the state and shared with
+        its clones: treat it as read-only (copy it before shuffling or editing).
         """
 
     @abstractmethod

@@ -81,7 +81,9 @@ class SorryOptions:
             raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
         if self.colors is not None:
             if len(self.colors) != self.num_players:
-                raise ValueError(f"colors needs one colour per player ({self.num_players}), got {self.colors}")
+                raise ValueError(
+                    f"colors needs one colour per player ({self.num_players}), got {self.colors}"
+                )
             if len(set(self.colors)) != len(self.colors) or not all(0 <= c <= 3 for c in self.colors):
                 raise ValueError(f"colors must be distinct values in 0..3, got {self.colors}")
 
@@ -322,6 +324,8 @@ class SorryState(State):
                     continue
                 after = pos[:]
                 self._land(player, i, d1, after)
+                if not can_start and after[first + j] == START:
+                    continue  # S6: the first half slid pawn j back to Start; it may not start now
                 d2 = self._dest_forward(player, j, 7 - k, after)
                 if self._landing_ok(player, j, d2, after):
                     out.append(SPLIT + 6 * q + k - 1)
@@ -385,7 +389,7 @@ class SorryState(State):
         else:
             o, m = divmod(action - SORRY_ACTION, 3)
             other = PAWNS * ((player + o + 1) % n) + m
-            i = pos[first:first + PAWNS].index(START)
+            i = pos[first : first + PAWNS].index(START)
             target = pos[other]
             pos[other] = START  # S15: the target returns to its Start
             self._land(player, i, target, pos)  # S11: a placement on a triangle slides
@@ -473,9 +477,10 @@ class SorryState(State):
             self._execute(after, player, action)
         if action < SPLIT:
             i = action % 3
-            steps = (
-                f"forward {FORWARD[self.card]}" if action < BACKWARD_ACTION else f"backward {BACKWARD[self.card]}"
-            )
+            if action < BACKWARD_ACTION:
+                steps = f"forward {FORWARD[self.card]}"
+            else:
+                steps = f"backward {BACKWARD[self.card]}"
             return (
                 f"{self.pawn_name(player, i)} {steps}: {self.position_name(player, pos[first + i])}"
                 f" -> {self.position_name(player, after[first + i])}"
@@ -501,7 +506,7 @@ class SorryState(State):
             r, c = board.grid_cell(t)
             grid[r][c] = " ."
         for side in range(4):
-            for tri, end in board.SLIDE_OFFSETS:
+            for tri, _end in board.SLIDE_OFFSETS:
                 r, c = board.grid_cell(board.base(side) + tri)
                 grid[r][c] = " >"
         for p, color in enumerate(self.colors):
@@ -521,9 +526,8 @@ class SorryState(State):
         lines = ["".join(row) for row in grid]
         for p, color in enumerate(self.colors):
             mine = self.pos[PAWNS * p : PAWNS * p + PAWNS]
-            lines.append(
-                f"{board.COLOR_NAMES[color]:>6} (player_{p}): Start {mine.count(START)}, Home {mine.count(HOME)}"
-            )
+            name = board.COLOR_NAMES[color]
+            lines.append(f"{name:>6} (player_{p}): Start {mine.count(START)}, Home {mine.count(HOME)}")
         status = f"turn {self.turn}, "
         if self.winner >= 0:
             status += f"{board.COLOR_NAMES[self.colors[self.winner]]} (player_{self.winner}) wins"

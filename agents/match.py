@@ -1,0 +1,199 @@
+"""Play games between policies on the rules state, reproducibly, with seats rotated on paired seeds.
+
+One game is fully determined by its seed: chance (card draws, dice, a random first player) is sampled
+with a generator derived from the seed, and every seat's policy is reset with its own seed derived
+from it. Rotating seats on *paired* seeds means each seed is played once per seating, so every seating
+sees the same chance stream; in Sorry! the card sequence does not depend on the moves, so each seating
+is dealt exactly the same cards.
+
+>>> from boardenvs import make_game
+>>> from agents import make_policy
+>>> game = make_game("sorry_v0", num_players=2)
+>>> policies = [make_policy("heuristic", "sorry_v0"), make_policy("random", "sorry_v0")]
+>>> result = play_game(game, policies, seed=0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from agents.base import Policy
+from boardenvs.core.game import Game
+from boardenvs.core.state import CHANCE
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game."""
+
+    #: Seed the game was played with (chance and every policy derive from it).
+    seed: int
+    #: Return of every seat, by seat.
+    returns: list[float]
+    #: Winning seat, or ``None`` (truncated, or a game without a single winner).
+    winner: int | None
+    #: Number of decisions taken by the policies (chance draws not counted).
+    num_decisions: int
+    #: True when the game was stopped by a cap (e.g. ``max_turns``) rather than finished.
+    truncated: bool
+    #: Label of the agent in every seat (policy names unless the caller gives labels).
+    seating: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict of this result."""
+        data = asdict(self)
+        data["seating"] = list(self.seating)
+        return data
+
+
+def _seeds(seed: int, count: int) -> list[int]:
+    """``count`` independent 32-bit seeds derived from ``seed``."""
+    return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(count)]
+
+
+def play_game(game: Game, policies: Sequence[Policy], seed: int) -> GameResult:
+    """Play one game of ``game`` with ``policies[p]`` in seat ``p``, reproducibly from ``seed``.
+
+    Chance is sampled with a generator derived from ``seed`` (the same for every seating), and each
+    policy is reset with a seed derived from ``seed`` and its seat. A policy object that sits in several
+    seats is reset once, with the seed of its first seat.
+
+    Raises:
+        ValueError: if the number of policies is not the number of players.
+        boardenvs.core.state.IllegalActionError: if a policy plays an illegal action.
+    """
+    n = game.num_players
+    if len(policies) != n:
+        raise ValueError(f"{game.name} with these options has {n} seats, got {len(policies)} policies")
+    chance_seed, *seat_seeds = _seeds(seed, 1 + n)
+    chance_rng = np.random.default_rng(chance_seed)
+    reset: set[int] = set()
+    for policy, policy_seed in zip(policies, seat_seeds, strict=True):
+        if id(policy) not in reset:
+            policy.reset(seed=policy_seed)
+            reset.add(id(policy))
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance(chance_rng))
+            continue
+        state.apply_action(policies[player].act(state))
+        decisions += 1
+    returns = [float(r) for r in state.returns()]
+    truncated = state.is_truncated()
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r == best]
+    winner = winners[0] if not truncated and len(winners) == 1 and best > min(returns) else None
+    return GameResult(
+        seed=seed,
+        returns=returns,
+        winner=winner,
+        num_decisions=decisions,
+        truncated=truncated,
+        seating=tuple(p.name for p in policies),
+    )
+
+
+def rotated_seatings(num_seats: int, *agents: str, filler: str = "random") -> list[tuple[str, ...]]:
+    """Every cyclic rotation of the line-up ``agents`` followed by ``filler`` in the remaining seats.
+
+    Each agent sits in every seat exactly once over the ``num_seats`` seatings::
+
+        >>> rotated_seatings(3, "heuristic", "mcts")
+        [('heuristic', 'mcts', 'random'), ('random', 'heuristic', 'mcts'), ('mcts', 'random', 'heuristic')]
+
+    Raises:
+        ValueError: if there are more agents than seats, or no seats.
+    """
+    if num_seats < 1:
+        raise ValueError(f"need at least one seat, got {num_seats}")
+    if len(agents) > num_seats:
+        raise ValueError(f"{len(agents)} agents do not fit in {num_seats} seats")
+    lineup = list(agents) + [filler] * (num_seats - len(agents))
+    return [
+        tuple(lineup[(seat - shift) % num_seats] for seat in range(num_seats)) for shift in range(num_seats)
+    ]
+
+
+def play_rotated(
+    game: Game,
+    seatings: Sequence[Sequence[str]],
+    make: Callable[[str], Policy],
+    num_seeds: int,
+    seed: int = 0,
+) -> Iterator[GameResult]:
+    """Play seeds ``seed .. seed + num_seeds - 1``, each once per seating (paired seeds).
+
+    ``make(label)`` builds a fresh policy for a seat labelled ``label``; results carry the labels as
+    their ``seating``. Yields ``num_seeds * len(seatings)`` results, seed by seed.
+    """
+    for game_seed in range(seed, seed + num_seeds):
+        for seating in seatings:
+            policies = [make(label) for label in seating]
+            yield replace(play_game(game, policies, game_seed), seating=tuple(seating))
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (``z = 1.96``: 95%); ``(0, 1)`` when ``n == 0``.
+
+    >>> tuple(round(x, 3) for x in wilson_interval(8, 10))
+    (0.49, 0.943)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..{n}, got {successes}")
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    """How one agent label fared over a set of games."""
+
+    #: The agent's label (its spec).
+    agent: str
+    #: Games in which the agent held at least one seat.
+    games: int
+    #: Games won by a seat the agent held.
+    wins: int
+    #: Per seat: (games in which the agent held that seat, wins from that seat).
+    per_seat: tuple[tuple[int, int], ...]
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over games (0 when no games)."""
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson interval of the win rate."""
+        return wilson_interval(self.wins, self.games, z)
+
+
+def summarize(results: Sequence[GameResult], agent: str) -> AgentSummary:
+    """Games, wins and per-seat record of the agent labelled ``agent`` over ``results``."""
+    num_seats = max((len(r.seating) for r in results), default=0)
+    seat_games = [0] * num_seats
+    seat_wins = [0] * num_seats
+    games = wins = 0
+    for result in results:
+        seats = [p for p, label in enumerate(result.seating) if label == agent]
+        if not seats:
+            continue
+        games += 1
+        wins += result.winner in seats
+        for p in seats:
+            seat_games[p] += 1
+            seat_wins[p] += result.winner == p
+    return AgentSummary(agent, games, wins, tuple(zip(seat_games, seat_wins, strict=True)))

@@ -1,0 +1,679 @@
+"""sorry_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks, rendering.
+
+Rule ids (S1-S24) refer to ``/work/shared/rules/sorry.md`` and ``boardenvs/sorry/rules.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import boardenvs
+from boardenvs import sorry_v0
+from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
+from boardenvs.sorry.board import COLOR_NAMES, HOME, NUM_POSITIONS, SAFE_BASE, START, TRACK_LEN
+from boardenvs.sorry.cards import CARD_COUNTS, CARD_NAMES, ELEVEN, SEVEN, SORRY
+from boardenvs.sorry.rules import NUM_ACTIONS, PASS, PAWNS, SorryOptions, SorryState
+
+CONFIGS = [(n, rule) for n in (2, 3, 4) for rule in ("own_color", "classic")]
+OBS_SIZE = 843
+COLOR_BASE = 4 * PAWNS * NUM_POSITIONS  # 804
+CARD_BASE = COLOR_BASE + 16  # 820
+PILE_BASE = CARD_BASE + len(CARD_COUNTS)  # 831
+TURN_INDEX = PILE_BASE + len(CARD_COUNTS)  # 842
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def masked_random(seed: int):
+    """An action chooser: a uniformly random legal action, from its own seeded generator."""
+    rng = np.random.default_rng(seed)
+
+    def choose(mask: np.ndarray, step: int) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return choose
+
+
+def fixed_rule(mask: np.ndarray, step: int) -> int:
+    """A deterministic action chooser that does not touch any generator."""
+    legal = np.flatnonzero(mask)
+    return int(legal[(7 * step + 3) % len(legal)])
+
+
+def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
+    """Step ``env`` (already reset) through dead steps to the end; record everything observable.
+
+    ``snapshots``, if given, collects the JSON text of ``state_dict()`` before every step.
+    """
+    raw = env.unwrapped
+    record = []
+    step = start_step
+    while env.agents and step - start_step < max_steps:
+        if snapshots is not None:
+            snapshots.append(json.dumps(raw.state_dict()))
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        all_obs = tuple(
+            (env.observe(a)["observation"].tobytes(), env.observe(a)["action_mask"].tobytes())
+            for a in env.possible_agents
+        )
+        action = None if (term or trunc) else choose(obs["action_mask"], step)
+        record.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                obs["action_mask"].tobytes(),
+                float(reward),
+                bool(term),
+                bool(trunc),
+                action,
+                all_obs,
+                dict(raw.rewards),
+                dict(raw._cumulative_rewards),
+                dict(raw.terminations),
+                dict(raw.truncations),
+                json.dumps(raw.game_state.to_dict(), sort_keys=True),
+            )
+        )
+        env.step(action)
+        if between is not None:
+            between(step)
+        step += 1
+    return record
+
+
+def random_rules_game(num_players: int, slide_rule: str, seed: int, **options):
+    """Yield every node of a seeded random game on the rules state, with the action taken from it."""
+    rng = np.random.default_rng(seed)
+    state = SorryState(SorryOptions(num_players=num_players, slide_rule=slide_rule, **options))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def json_copy(state: SorryState) -> SorryState:
+    return SorryState.from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def assert_same_state(a: SorryState, b: SorryState) -> None:
+    assert a.to_dict() == b.to_dict()
+    assert a == b
+    assert a.current_player() == b.current_player()
+    assert list(a.legal_actions()) == list(b.legal_actions())
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.returns() == b.returns()
+    assert a.is_terminal() == b.is_terminal()
+    assert a.is_truncated() == b.is_truncated()
+
+
+def rotate_dict(data: dict, num_players: int, colors: tuple[int, ...]) -> dict:
+    """The same position with every seat's pawns moved to the next seat (track squares shifted by the
+    colour difference) and the move passed on likewise. Requires a rotation-symmetric seating."""
+    diffs = {(colors[(p + 1) % num_players] - colors[p]) % 4 for p in range(num_players)}
+    assert len(diffs) == 1, "seating is not symmetric under a one-seat rotation"
+    shift = 15 * diffs.pop()
+    pos = data["pos"]
+    new_pos = [0] * len(pos)
+    for p in range(num_players):
+        q = (p + 1) % num_players
+        for i in range(PAWNS):
+            at = pos[PAWNS * p + i]
+            new_pos[PAWNS * q + i] = (at + shift) % TRACK_LEN if at < TRACK_LEN else at
+    rotated = json.loads(json.dumps(data))
+    rotated["pos"] = new_pos
+    rotated["to_move"] = (data["to_move"] + 1) % num_players
+    if data["winner"] >= 0:
+        rotated["winner"] = (data["winner"] + 1) % num_players
+    return rotated
+
+
+def load_position(env, state_data: dict, agent: str) -> None:
+    """Put ``env`` (raw, reset) at the rules position ``state_data`` with ``agent`` to act."""
+    snap = env.state_dict()
+    snap["state"] = state_data
+    snap["agent_selection"] = agent
+    env.load_state_dict(snap)
+
+
+# -- PettingZoo conformance -------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
+def test_api_test(num_players, slide_rule):
+    env = sorry_v0.env(num_players=num_players, slide_rule=slide_rule)
+    api_test(env, num_cycles=150)
+
+
+@pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
+def test_seed_test(num_players, slide_rule):
+    seed_test(lambda: sorry_v0.env(num_players=num_players, slide_rule=slide_rule), num_cycles=150)
+
+
+def test_seed_test_random_first_player():
+    seed_test(lambda: sorry_v0.env(num_players=3, first_player="random"), num_cycles=100)
+
+
+def test_different_seeds_give_different_games():
+    games = set()
+    for seed in range(8):
+        env = sorry_v0.env(num_players=2)
+        env.reset(seed=seed)
+        games.add(tuple(r[12] for r in play(env, fixed_rule, max_steps=6)))
+    assert len(games) > 1
+
+
+def test_reset_with_same_seed_repeats_the_game():
+    env = sorry_v0.env(num_players=3)
+    env.reset(seed=11)
+    first = play(env, masked_random(5))
+    env.reset(seed=11)
+    second = play(env, masked_random(5))
+    assert first == second
+    assert first[-1][4] or first[-1][5]
+
+
+# -- pickling ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players,slide_rule", [(2, "own_color"), (4, "classic")])
+def test_pickled_env_plays_the_same(num_players, slide_rule):
+    env = sorry_v0.env(num_players=num_players, slide_rule=slide_rule)
+    env.reset(seed=3)
+    play(env, fixed_rule, max_steps=10)  # pickle mid-game: the copy is made from the options
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.unwrapped.game.options == env.unwrapped.game.options
+    env.reset(seed=21)
+    copy.reset(seed=21)
+    original_record = play(env, masked_random(8))
+    copy_record = play(copy, masked_random(8))
+    assert original_record == copy_record
+    assert len(original_record) > 20
+
+
+# -- clones and dict round trips of the rules state -------------------------------------------------
+@pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
+def test_clone_and_dict_round_trip_play_on_identically(num_players, slide_rule):
+    for seed in range(2):
+        followers: list[tuple[SorryState, int]] = []
+        nodes = 0
+        for step, (state, action) in enumerate(random_rules_game(num_players, slide_rule, seed)):
+            clone = state.clone()
+            restored = json_copy(state)
+            assert_same_state(clone, state)
+            assert_same_state(restored, state)
+            # Copies taken earlier received the same actions and chance outcomes: still identical.
+            for follower, _ in followers:
+                assert_same_state(follower, state)
+            if step % 13 == 0:
+                followers += [(state.clone(), step), (json_copy(state), step)]
+            if action is None:
+                break
+            for follower, _ in followers:
+                follower.apply_action(action)
+            followers = [(f, born) for f, born in followers if step - born < 80]
+            nodes += 1
+        assert state.is_terminal()
+        assert nodes > 50
+
+
+@pytest.mark.parametrize("num_players,slide_rule", [(2, "classic"), (3, "own_color"), (4, "own_color")])
+def test_mutating_a_copy_leaves_the_original_alone(num_players, slide_rule):
+    side_rng = np.random.default_rng(99)
+    for step, (state, _action) in enumerate(random_rules_game(num_players, slide_rule, 4)):
+        if step % 17:
+            continue
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        legal_before = list(state.legal_actions())
+        for copy in (state.clone(), json_copy(state)):
+            # Play the copy to the end with another generator ...
+            while not copy.is_terminal():
+                if copy.is_chance_node():
+                    copy.apply_action(copy.sample_chance(side_rng))
+                else:
+                    legal = copy.legal_actions()
+                    copy.apply_action(legal[int(side_rng.integers(len(legal)))])
+            # ... and scribble on its containers.
+            copy.pos[0] = HOME
+            copy.pos[-1] = 7
+            copy.deck.discard(0)
+            copy.deck.unseen[1] += 3
+            copy.deck.discards[2] += 1
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+        assert list(state.legal_actions()) == legal_before
+        # The dict is a copy too: editing it does not reach back into the state.
+        data = state.to_dict()
+        data["pos"][0] = 5
+        data["deck"]["unseen"][0] = 99
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+def test_round_trip_of_a_finished_game():
+    for state, action in random_rules_game(3, "own_color", 7):
+        if action is None:
+            assert state.is_terminal()
+            assert_same_state(json_copy(state), state)
+            assert_same_state(state.clone(), state)
+            assert json_copy(state).current_player() == TERMINAL
+
+
+# -- whole-env snapshots ----------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
+def test_env_state_dict_round_trip(num_players, slide_rule):
+    options = {"num_players": num_players, "slide_rule": slide_rule}
+    env = sorry_v0.raw_env(**options)
+    env.reset(seed=num_players)
+    snapshots: list[str] = []
+    # The fixed rule never touches a generator, so every card drawn comes from the env's generator.
+    full = play(env, fixed_rule, snapshots=snapshots)
+    total = len(full)
+    assert full[-1][4] and total > 50
+    last_move = total - num_players - 1  # then one dead step per agent
+    assert not full[last_move][4] and full[last_move + 1][4]
+    points = {0, 1, 17, total // 2, last_move, last_move + 1, total - 1}
+    for i in sorted(points):
+        snapshot = json.loads(snapshots[i])  # JSON-able: the deck and the generator state included
+        fresh = sorry_v0.raw_env(**options)
+        fresh.load_state_dict(snapshot)
+        assert json.dumps(fresh.state_dict()) == snapshots[i]
+        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
+        assert fresh.agents == []
+    # Restoring into an env that is in the middle of another game works the same.
+    used = sorry_v0.raw_env(**options)
+    used.reset(seed=1234)
+    play(used, masked_random(0), max_steps=9)
+    used.load_state_dict(json.loads(snapshots[17]))
+    assert play(used, fixed_rule, start_step=17) == full[17:]
+
+
+def test_state_dict_of_other_options_is_refused():
+    env = sorry_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    other = sorry_v0.raw_env(num_players=3)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="options"):
+        other.load_state_dict(env.state_dict())
+
+
+# -- observe() is pure ------------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players,slide_rule", [(2, "own_color"), (3, "classic"), (4, "own_color")])
+def test_observe_has_no_side_effects(num_players, slide_rule):
+    env = sorry_v0.raw_env(num_players=num_players, slide_rule=slide_rule)
+    env.reset(seed=5)
+    choose = masked_random(6)
+    step = 0
+    while env.agents:
+        state = env.game_state
+        before_state = json.dumps(state.to_dict(), sort_keys=True)
+        before_rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+        before_books = (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards))
+        reference = {a: env.observe(a) for a in env.possible_agents}
+        orders = (
+            list(itertools.permutations(env.possible_agents))
+            if step % 25 == 0
+            else [env.possible_agents, env.possible_agents[::-1]]
+        )
+        for order in orders:
+            for _ in range(2):
+                for agent in order:
+                    obs = env.observe(agent)
+                    assert np.array_equal(obs["observation"], reference[agent]["observation"])
+                    assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
+        assert json.dumps(state.to_dict(), sort_keys=True) == before_state
+        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == before_rng
+        assert (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards)) == before_books
+        _, _, term, trunc, _ = env.last()
+        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
+        step += 1
+    assert step > 50
+
+
+# -- global generators do not matter ----------------------------------------------------------------
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_global_rng_perturbation_does_not_change_play(num_players):
+    def perturb(step: int) -> None:
+        random.random()
+        random.randint(0, 10**6)
+        np.random.rand(3)
+        np.random.randint(0, 100, size=5)
+        if step % 5 == 0:
+            random.seed(step)
+            np.random.seed(step)
+
+    random.seed(1)
+    np.random.seed(1)
+    calm = sorry_v0.env(num_players=num_players)
+    calm.reset(seed=17)
+    calm_record = play(calm, masked_random(2))
+    calm.reset()  # continue the env's own stream into a second game
+    calm_record += play(calm, masked_random(3))
+
+    random.seed(12345)
+    np.random.seed(54321)
+    shaken = sorry_v0.env(num_players=num_players)
+    shaken.reset(seed=17)
+    shaken_record = play(shaken, masked_random(2), between=perturb)
+    perturb(0)
+    shaken.reset()
+    shaken_record += play(shaken, masked_random(3), between=perturb)
+    assert calm_record == shaken_record
+
+
+# -- masks and observations -------------------------------------------------------------------------
+def expected_slot(state: SorryState, observer: int, r: int, i: int) -> int:
+    """Where pawn ``i`` of relative seat ``r`` should be hot, per the env docstring."""
+    n = state.options.num_players
+    p = (observer + r) % n
+    at = state.pos[PAWNS * p + i]
+    if at < TRACK_LEN:
+        at = (at - 15 * state.colors[observer]) % TRACK_LEN
+    return NUM_POSITIONS * (PAWNS * r + i) + at
+
+
+def check_observation(env, state: SorryState, agent: str, obs: dict) -> None:
+    space = env.observation_space(agent)
+    observation = obs["observation"]
+    assert observation.dtype == np.float32
+    assert observation.shape == space["observation"].shape == (OBS_SIZE,)
+    assert np.all(observation >= 0.0) and np.all(observation <= 1.0)
+    assert space.contains(obs)
+    player = env.possible_agents.index(agent)
+    n = state.options.num_players
+    # Pawn one-hots in the observer's perspective; absent seats all zero.
+    hot = set()
+    for r in range(n):
+        for i in range(PAWNS):
+            slot = expected_slot(state, player, r, i)
+            block = observation[slot - slot % NUM_POSITIONS : slot - slot % NUM_POSITIONS + NUM_POSITIONS]
+            assert block.sum() == 1.0 and observation[slot] == 1.0
+            hot.add(slot)
+    assert not observation[NUM_POSITIONS * PAWNS * n : COLOR_BASE].any()
+    # Seat colours relative to mine.
+    colours = observation[COLOR_BASE:CARD_BASE].reshape(4, 4)
+    for r in range(4):
+        if r < n:
+            rel = (state.colors[(player + r) % n] - state.colors[player]) % 4
+            assert colours[r].sum() == 1.0 and colours[r, rel] == 1.0
+        else:
+            assert not colours[r].any()
+    # The drawn card, seen by everybody.
+    card = observation[CARD_BASE:PILE_BASE]
+    if state.card >= 0:
+        assert card.sum() == 1.0 and card[state.card] == 1.0
+    else:
+        assert not card.any()
+    pile = np.asarray(state.deck.draw_pile_counts(), dtype=np.float32) / np.asarray(CARD_COUNTS)
+    assert np.allclose(observation[PILE_BASE:TURN_INDEX], pile)
+    assert observation[TURN_INDEX] == pytest.approx(state.turn / state.options.max_turns)
+
+
+@pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
+def test_masks_and_observations(num_players, slide_rule):
+    for wrapped in (False, True):
+        env = (sorry_v0.env if wrapped else sorry_v0.raw_env)(num_players=num_players, slide_rule=slide_rule)
+        env.reset(seed=num_players * 10 + wrapped)
+        choose = masked_random(1)
+        step = 0
+        seen_cards = set()
+        while env.agents:
+            state = env.unwrapped.game_state
+            acting = env.agent_selection
+            _, _, term, trunc, _ = env.last()
+            for agent in env.possible_agents:
+                obs = env.observe(agent)
+                mask = obs["action_mask"]
+                assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+                assert set(np.unique(mask)) <= {0, 1}
+                check_observation(env, state, agent, obs)
+                if agent == acting and not (term or trunc):
+                    assert state.current_player() == env.possible_agents.index(agent)
+                    assert list(np.flatnonzero(mask)) == list(state.legal_actions())
+                    assert mask.any()
+                    seen_cards.add(state.card)
+                else:
+                    assert not mask.any()
+            action = None if (term or trunc) else choose(env.observe(acting)["action_mask"], step)
+            env.step(action)
+            step += 1
+        assert step > 50
+        assert len(seen_cards) == len(CARD_NAMES)
+
+
+# -- the perspective of the player to move ----------------------------------------------------------
+def constructed_position(slide_rule: str, card: int) -> dict:
+    """Pawns on the track, in safety zones, Home and Start for all four colours; ``card`` drawn."""
+    data = SorryState(SorryOptions(num_players=4, slide_rule=slide_rule)).to_dict()
+    data["pos"] = [
+        5, SAFE_BASE + 1, START,  # seat 0 (Red)
+        20, HOME, 33,  # seat 1 (Blue)
+        START, START, 47,  # seat 2 (Yellow)
+        59, SAFE_BASE + 3, 0,  # seat 3 (Green)
+    ]  # fmt: skip
+    unseen = list(CARD_COUNTS)
+    discards = [0] * len(CARD_COUNTS)
+    for kind in (0, 3, 10, 7, 0):
+        unseen[kind] -= 1
+        discards[kind] += 1
+    unseen[card] -= 1
+    data["deck"] = {"unseen": unseen, "bottom": [], "discards": discards}
+    data["card"] = card
+    data["turn"] = 6
+    data["to_move"] = 0
+    return data
+
+
+@pytest.mark.parametrize("slide_rule", ["own_color", "classic"])
+@pytest.mark.parametrize("card", [SEVEN, ELEVEN, SORRY, 3], ids=lambda c: f"card_{CARD_NAMES[c]}")
+def test_observation_is_in_the_perspective_of_the_mover(slide_rule, card):
+    data = constructed_position(slide_rule, card)
+    rotated = rotate_dict(data, 4, (0, 1, 2, 3))
+    assert rotated["pos"][3:6] == [20, SAFE_BASE + 1, START]  # Red's pawns, now Blue's, one side on
+    env_a = sorry_v0.raw_env(num_players=4, slide_rule=slide_rule)
+    env_a.reset(seed=0)
+    load_position(env_a, data, "player_0")
+    env_b = sorry_v0.raw_env(num_players=4, slide_rule=slide_rule)
+    env_b.reset(seed=1)
+    load_position(env_b, rotated, "player_1")
+
+    mover_a = env_a.observe("player_0")
+    mover_b = env_b.observe("player_1")
+    assert np.array_equal(mover_a["observation"], mover_b["observation"])
+    assert np.array_equal(mover_a["action_mask"], mover_b["action_mask"])
+    assert mover_a["action_mask"].any()
+    for q in range(4):
+        a = env_a.observe(f"player_{q}")["observation"]
+        b = env_b.observe(f"player_{(q + 1) % 4}")["observation"]
+        assert np.array_equal(a, b)
+    # Not trivially equal: the same seat sees a different picture after the rotation.
+    assert not np.array_equal(mover_a["observation"], env_b.observe("player_0")["observation"])
+
+    # The documented layout, read off the constructed position from Red's seat.
+    obs = mover_a["observation"]
+    expected = {
+        0 * NUM_POSITIONS + 5,  # my pawn 0 on square 5
+        1 * NUM_POSITIONS + SAFE_BASE + 1,  # my pawn 1 on my safety square 1
+        2 * NUM_POSITIONS + START,
+        3 * NUM_POSITIONS + 20,  # next seat (Blue) pawn 0
+        4 * NUM_POSITIONS + HOME,
+        5 * NUM_POSITIONS + 33,
+        6 * NUM_POSITIONS + START,
+        7 * NUM_POSITIONS + START,
+        8 * NUM_POSITIONS + 47,
+        9 * NUM_POSITIONS + 59,
+        10 * NUM_POSITIONS + SAFE_BASE + 3,
+        11 * NUM_POSITIONS + 0,
+        COLOR_BASE + 0,
+        COLOR_BASE + 4 + 1,
+        COLOR_BASE + 8 + 2,
+        COLOR_BASE + 12 + 3,
+        CARD_BASE + card,
+    }
+    assert set(np.flatnonzero(obs[:PILE_BASE])) == expected
+    # Blue's view of the same position: Blue's square 20 is its square 5, Red is three seats on.
+    blue = env_a.observe("player_1")["observation"]
+    assert blue[0 * NUM_POSITIONS + 5] == 1.0
+    assert blue[9 * NUM_POSITIONS + (5 - 15) % TRACK_LEN] == 1.0
+    assert blue[COLOR_BASE + 12 + 3] == 1.0
+    assert blue[CARD_BASE + card] == 1.0
+
+
+def test_two_player_observation_perspective():
+    # Two players sit opposite (Red, Yellow): seat 1's picture is seat 0's turned by half the board.
+    data = SorryState(SorryOptions(num_players=2)).to_dict()
+    data["pos"] = [4, 58, START, 34, 28, SAFE_BASE + 2]
+    data["deck"]["unseen"][SORRY] -= 1
+    data["card"] = SORRY
+    data["turn"] = 1
+    env = sorry_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    load_position(env, data, "player_0")
+    red = env.observe("player_0")["observation"]
+    yellow = env.observe("player_1")["observation"]
+    assert yellow[0 * NUM_POSITIONS + 4] == 1.0  # Yellow's square 34 is its square 4
+    assert yellow[1 * NUM_POSITIONS + 58] == 1.0
+    assert yellow[2 * NUM_POSITIONS + SAFE_BASE + 2] == 1.0
+    assert yellow[3 * NUM_POSITIONS + 34] == 1.0  # Red's 4, seen from Yellow
+    assert yellow[COLOR_BASE + 4 + 2] == 1.0  # the other seat is two colours on
+    assert red[COLOR_BASE + 4 + 2] == 1.0
+    assert not red[6 * NUM_POSITIONS : COLOR_BASE].any()
+    rotated = rotate_dict(data, 2, (0, 2))
+    load_position(env, rotated, "player_1")
+    assert np.array_equal(env.observe("player_1")["observation"], red)
+    assert np.array_equal(env.observe("player_0")["observation"], yellow)
+
+
+@pytest.mark.parametrize("num_players,slide_rule", [(4, "own_color"), (4, "classic"), (2, "own_color")])
+def test_rules_and_observations_commute_with_rotation(num_players, slide_rule):
+    # The action encoding is relative too, so the rotated position has the same legal actions, and
+    # every action leads to the rotation of the original's successor.
+    colors = SorryOptions(num_players=num_players).seat_colors
+    game = sorry_v0.SorryGame(num_players=num_players, slide_rule=slide_rule)
+    decisions = 0
+    for seed in range(2):
+        for state, _ in random_rules_game(num_players, slide_rule, 30 + seed):
+            if state.current_player() < 0:
+                continue
+            data = state.to_dict()
+            turned = SorryState.from_dict(rotate_dict(data, num_players, colors))
+            mover = state.current_player()
+            assert turned.current_player() == (mover + 1) % num_players
+            assert np.array_equal(game.observe(state, mover), game.observe(turned, (mover + 1) % num_players))
+            assert list(turned.legal_actions()) == list(state.legal_actions())
+            for action in state.legal_actions():
+                after, turned_after = state.clone(), turned.clone()
+                after.apply_action(action)
+                turned_after.apply_action(action)
+                assert turned_after.to_dict() == rotate_dict(after.to_dict(), num_players, colors)
+            decisions += 1
+    assert decisions > 100
+
+
+# -- construction by name, options, illegal actions -------------------------------------------------
+def test_make_is_the_same_as_env():
+    by_name = boardenvs.make("sorry_v0", num_players=3, slide_rule="classic")
+    direct = sorry_v0.env(num_players=3, slide_rule="classic")
+    assert type(by_name) is type(direct)
+    assert isinstance(by_name.unwrapped, sorry_v0.raw_env)
+    assert by_name.unwrapped.game.options == direct.unwrapped.game.options
+    by_name.reset(seed=4)
+    direct.reset(seed=4)
+    assert play(by_name, masked_random(0)) == play(direct, masked_random(0))
+    raw = boardenvs.make("sorry_v0", raw=True, num_players=2)
+    assert type(raw) is sorry_v0.raw_env
+    assert raw.possible_agents == ["player_0", "player_1"]
+    assert "sorry_v0" in boardenvs.env_names()
+    assert isinstance(boardenvs.make_game("sorry_v0", num_players=2), sorry_v0.SorryGame)
+
+
+def test_unknown_env_name_raises():
+    with pytest.raises(ValueError, match="nosuchgame_v7"):
+        boardenvs.make("nosuchgame_v7")
+    with pytest.raises(ValueError, match="nosuchgame_v7"):
+        boardenvs.make_game("nosuchgame_v7")
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [sorry_v0.env, sorry_v0.raw_env, lambda **kw: boardenvs.make("sorry_v0", **kw)],
+)
+def test_unknown_and_bad_options_raise(factory):
+    with pytest.raises(ValueError, match="slide_rulez"):
+        factory(slide_rulez="classic")
+    with pytest.raises(ValueError, match="num_players"):
+        factory(num_players=5)
+    with pytest.raises(ValueError, match="slide_rule"):
+        factory(slide_rule="sideways")
+    with pytest.raises(ValueError, match="render_mode"):
+        factory(render_mode="rgb_array")
+
+
+def test_illegal_action_through_wrapped_env_loses_the_game():
+    env = sorry_v0.env(num_players=3)
+    env.reset(seed=2)
+    for step in range(7):
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        assert term or trunc
+        totals[agent] += reward
+        env.step(None)
+    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    assert env.agents == []
+
+
+def test_illegal_action_on_raw_env_raises_naming_it():
+    env = sorry_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[-1])
+    before = env.game_state.to_dict()
+    with pytest.raises(IllegalActionError, match=str(illegal)):
+        env.step(illegal)
+    assert env.game_state.to_dict() == before
+
+
+# -- rendering --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_ansi_render_shows_card_and_colours(num_players):
+    env = sorry_v0.env(num_players=num_players, render_mode="ansi")
+    env.reset(seed=num_players)
+    colours = [COLOR_NAMES[c] for c in SorryOptions(num_players=num_players).seat_colors]
+    cards_seen = set()
+    for step in range(40):
+        state = env.unwrapped.game_state
+        text = env.render()
+        assert isinstance(text, str)
+        for colour in colours:
+            assert colour in text
+        for colour in set(COLOR_NAMES) - set(colours):
+            assert colour not in text
+        assert state.card >= 0 and state.current_player() not in (CHANCE, TERMINAL)
+        assert f"drew {CARD_NAMES[state.card]}" in text
+        cards_seen.add(state.card)
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    assert len(cards_seen) > 3
+
+
+def test_pass_is_offered_alone_when_nothing_moves():
+    # All pawns in Start and a 4 drawn: nothing can move backward, so PASS is the only action.
+    data = SorryState(SorryOptions(num_players=2)).to_dict()
+    data["deck"]["unseen"][3] -= 1
+    data["card"] = 3
+    env = sorry_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    load_position(env, data, "player_0")
+    mask = env.observe("player_0")["action_mask"]
+    assert list(np.flatnonzero(mask)) == [PASS]
