@@ -113,14 +113,18 @@ class BoardGameEnv(AECEnv, EzPickle):
         if state is None:
             raise RuntimeError(f"{self.metadata['name']}: call reset() before observe()")
         player = self._player_of[agent]
-        mask = np.zeros(self._num_actions[player], dtype=np.int8)
+        mask = bytearray(self._num_actions[player])
         if (
             agent == self.agent_selection
             and not self.terminations.get(agent, True)
             and not self.truncations.get(agent, True)
         ):
-            mask[state.legal_actions()] = 1
-        return {"observation": self.game.observe(state, player), "action_mask": mask}
+            for action in state.legal_actions():
+                mask[action] = 1
+        return {
+            "observation": self.game.observe(state, player),
+            "action_mask": np.frombuffer(mask, dtype=np.int8),
+        }
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action, resolve chance, and pass the turn.
@@ -236,9 +240,52 @@ class BoardGameEnv(AECEnv, EzPickle):
         self._rewards_paid = any(self.rewards.values())
 
 
+#: AEC bookkeeping that wrappers read on every step but never override.
+_BOOKKEEPING = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
+
+
+def _read_through(name: str, guarded: bool) -> property:
+    """A read-only property that fetches ``name`` from the unwrapped env in one step.
+
+    PettingZoo wrappers find such attributes through ``__getattr__``, one wrapper at a time; with
+    three wrappers that walk cost more than our whole adapter. ``guarded`` keeps
+    OrderEnforcingWrapper's "cannot be accessed before reset" error.
+    """
+
+    def get(self: wrappers.BaseWrapper) -> Any:
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"``{name}`` of the unwrapped env.")
+
+
+def _fast(cls: type, guarded: bool = False) -> type:
+    """Subclass of a PettingZoo wrapper that reads the bookkeeping straight from the raw env."""
+    namespace: dict[str, Any] = {name: _read_through(name, guarded) for name in _BOOKKEEPING}
+    namespace["_cumulative_rewards"] = _read_through("_cumulative_rewards", False)
+    namespace["__doc__"] = f"{cls.__doc__}\n\n(boardenvs: bookkeeping read from the unwrapped env directly.)"
+
+    def __init__(self: wrappers.BaseWrapper, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+        self._raw = env.unwrapped
+        cls.__init__(self, env, *args, **kwargs)
+
+    namespace["__init__"] = __init__
+    return type(cls.__name__, (cls,), namespace)
+
+
+TerminateIllegalWrapper = _fast(wrappers.TerminateIllegalWrapper)
+AssertOutOfBoundsWrapper = _fast(wrappers.AssertOutOfBoundsWrapper)
+OrderEnforcingWrapper = _fast(wrappers.OrderEnforcingWrapper, guarded=True)
+
+
 def wrap_env(raw: BoardGameEnv) -> AECEnv:
-    """PettingZoo's standard wrapper stack: an illegal action ends the game with -1 for the offender."""
-    env: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
+    """PettingZoo's standard wrapper stack: an illegal action ends the game with -1 for the offender.
+
+    The wrappers are PettingZoo's own classes (``isinstance`` checks hold), subclassed only so that
+    the bookkeeping they read on every step comes straight from ``raw``.
+    """
+    env: AECEnv = TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = AssertOutOfBoundsWrapper(env)
+    env = OrderEnforcingWrapper(env)
     return env
