@@ -14,6 +14,7 @@ To use a policy with a PettingZoo env, pass the env's rules state::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -41,6 +42,12 @@ class Policy(ABC):
     @abstractmethod
     def act(self, state: State) -> int:
         """A legal action for the player to move in ``state`` (a decision node)."""
+
+    def pick_best(self, scored: Sequence[tuple[float, int]], tol: float = 1e-9) -> int:
+        """The action of the best ``(score, action)`` pair; ties within ``tol`` broken with ``self.rng``."""
+        best = max(score for score, _ in scored)
+        top = [action for score, action in scored if score >= best - tol]
+        return top[0] if len(top) == 1 else top[int(self.rng.random() * len(top))]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -1,6 +1,8 @@
 """Policies by name: ``make_policy(spec, game_name, seed)``.
 
 A spec is ``name`` or ``name:key=value,key=value`` (values parsed as int, float, true/false or text).
+Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_v0`` (a model shipped in
+``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from agents.base import Policy, RandomPolicy
 #: Heuristic policy class per game: ``"module:Class"``.
 HEURISTICS: dict[str, str] = {
     "sorry_v0": "agents.heuristic.sorry:SorryHeuristic",
+    "gangsi_v0": "agents.heuristic.gangsi:GangsiHeuristic",
+    "lost_city_v0": "agents.heuristic.lost_city:LostCityHeuristic",
+    "neighborhood_v0": "agents.heuristic.neighborhood:NeighborhoodHeuristic",
 }
 
 
-def _heuristic(game_name: str, seed: int | None, **kwargs: Any) -> Policy:
+def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
     if game_name not in HEURISTICS:
         raise ValueError(f"no heuristic for game {game_name!r}; games with one: {sorted(HEURISTICS)}")
     module, cls = HEURISTICS[game_name].split(":")
@@ -27,13 +32,42 @@ def _heuristic(game_name: str, seed: int | None, **kwargs: Any) -> Policy:
         raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
 
 
-def _random(game_name: str, seed: int | None, **kwargs: Any) -> Policy:
+def _random(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
     if kwargs:
         raise ValueError(f"the random policy takes no options, got {sorted(kwargs)}")
     return RandomPolicy(seed=seed)
 
 
-_FACTORIES: dict[str, Callable[..., Policy]] = {"random": _random, "heuristic": _heuristic}
+def _learned(algo: str) -> Callable[..., Policy]:
+    def make(
+        game_name: str,
+        seed: int | None,
+        game_options: dict[str, Any],
+        model: str = "",
+        deterministic: bool = True,
+    ) -> Policy:
+        from agents.learned import LearnedPolicy, read_metadata, resolve_model_path
+        from boardenvs.registry import make_game
+
+        if not model:
+            raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
+        path = resolve_model_path(model, algo)
+        # Without options from the caller, the model plays the options it was trained with.
+        options = game_options if game_options is not None else read_metadata(path)["options"]
+        game = make_game(game_name, **options)
+        return LearnedPolicy.from_file(
+            path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
+        )
+
+    return make
+
+
+_FACTORIES: dict[str, Callable[..., Policy]] = {
+    "random": _random,
+    "heuristic": _heuristic,
+    "ppo": _learned("ppo"),
+    "dqn": _learned("dqn"),
+}
 
 
 def policy_names() -> list[str]:
@@ -58,7 +92,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
     if rest:
-        for item in rest.split(","):
+        for i, item in enumerate(rest.split(",")):
+            if i == 0 and "=" not in item:  # "ppo:path/to/model.zip": the model comes first
+                options["model"] = item.strip()
+                continue
             key, eq, value = item.partition("=")
             if not eq or not key:
                 raise ValueError(f"bad agent spec {spec!r}: options are key=value pairs separated by commas")
@@ -66,13 +103,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
-def make_policy(spec: str, game_name: str, seed: int | None = None) -> Policy:
+def make_policy(
+    spec: str, game_name: str, seed: int | None = None, game_options: dict[str, Any] | None = None
+) -> Policy:
     """Build the policy named by ``spec`` for ``game_name``, with its own generator seeded by ``seed``.
 
+    ``game_options`` are the options of the games it will play; a learned model trained for other
+    options (or another game) is refused with a message that says which.
+
     Raises:
-        ValueError: for an unknown name, or options the policy does not take.
+        ValueError: for an unknown name, options the policy does not take, or a model trained for
+            another game or other options.
+        FileNotFoundError: for a model file that does not exist.
     """
     name, options = parse_spec(spec)
     if name not in _FACTORIES:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {policy_names()}")
-    return _FACTORIES[name](game_name, seed, **options)
+    try:
+        return _FACTORIES[name](game_name, seed, game_options, **options)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(options)} in agent spec {spec!r}: {err}") from err

@@ -3,9 +3,15 @@
 >>> from boardenvs import sorry_v0
 >>> env = sorry_v0.env(num_players=2)
 >>> env = boardenvs.make("sorry_v0", num_players=2)  # the same, by name
+
+The single-agent Gymnasium view (one learner seat, opponents inside ``step()``) is registered too:
+
+>>> gymnasium.make("boardenvs/Sorry-v0", opponents="heuristic", num_players=2)
 """
 
-from boardenvs.registry import env_names, make, make_game
+from boardenvs.registry import env_names, make, make_game, register_gymnasium
 
 __version__ = "0.1.0"
 __all__ = ["env_names", "make", "make_game"]
+
+register_gymnasium()

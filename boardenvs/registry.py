@@ -10,11 +10,37 @@ from boardenvs.core.game import Game
 #: Env name -> module that defines ``env``, ``raw_env`` and the game class.
 ENV_MODULES: dict[str, str] = {
     "sorry_v0": "boardenvs.sorry_v0",
+    "gangsi_v0": "boardenvs.gangsi_v0",
+    "lost_city_v0": "boardenvs.lost_city_v0",
+    "neighborhood_v0": "boardenvs.neighborhood_v0",
 }
 #: Env name -> name of its Game class in that module.
 _GAME_CLASSES: dict[str, str] = {
     "sorry_v0": "SorryGame",
+    "gangsi_v0": "GangsiGame",
+    "lost_city_v0": "LostCityGame",
+    "neighborhood_v0": "NeighborhoodGame",
 }
+
+
+#: Env name -> Gymnasium id of its single-agent view (``gymnasium.make(id, opponents=...)``).
+GYM_IDS: dict[str, str] = {
+    "sorry_v0": "boardenvs/Sorry-v0",
+    "gangsi_v0": "boardenvs/Gangsi-v0",
+    "lost_city_v0": "boardenvs/LostCity-v0",
+    "neighborhood_v0": "boardenvs/Neighborhood-v0",
+}
+
+
+def register_gymnasium() -> None:
+    """Register every game's single-agent view with Gymnasium (done when ``boardenvs`` is imported)."""
+    import gymnasium
+
+    for name, gym_id in GYM_IDS.items():
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(
+                gym_id, entry_point="boardenvs.wrappers.single_agent:SingleAgentEnv", kwargs={"game": name}
+            )
 
 
 def env_names() -> list[str]:

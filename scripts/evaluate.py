@@ -11,7 +11,6 @@ name each one). Prints a Markdown table; ``--json`` also writes every game's res
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import math
 import sys
@@ -54,12 +53,13 @@ def markdown_table(results: list[GameResult], labels: list[str], num_players: in
     """The results as a Markdown table, one row per agent label.
 
     Columns: games, wins, win rate with its 95% Wilson interval, win rate from each seat (with the games
-    played from it), mean game length in decisions, and truncated games.
+    played from it), mean game length in decisions, games without a winner (draws, and games cut off
+    by a cap), and of those the truncated ones.
     """
     seat_header = " | ".join(f"seat {p}" for p in range(num_players))
     lines = [
-        f"| agent | games | wins | win rate [95% CI] | {seat_header} | mean length | truncated |",
-        "|" + "---|" * (6 + num_players),
+        f"| agent | games | wins | win rate [95% CI] | {seat_header} | mean length | no winner | truncated |",
+        "|" + "---|" * (7 + num_players),
     ]
     for label in labels:
         summary = summarize(results, label)
@@ -70,9 +70,10 @@ def markdown_table(results: list[GameResult], labels: list[str], num_players: in
         name = f"{label} (x{copies})" if copies > 1 else label
         mean_length = sum(r.num_decisions for r in played) / len(played)
         truncated = sum(r.truncated for r in played)
+        no_winner = sum(r.winner is None for r in played)
         lines.append(
             f"| {name} | {summary.games} | {summary.wins} | {summary.win_rate:.3f} [{low:.3f}, {high:.3f}] "
-            f"| {seats} | {mean_length:.1f} | {truncated} |"
+            f"| {seats} | {mean_length:.1f} | {no_winner} | {truncated} |"
         )
     return "\n".join(lines)
 
@@ -93,10 +94,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1:
         fail(f"--games must be at least 1, got {args.games}")
     lineup = [args.agent] + (opponents * (n - 1) if len(opponents) == 1 else opponents)
+    policies = {}
     for spec in dict.fromkeys(lineup):
         try:
-            make_policy(spec, args.game, seed=0)
-        except (ValueError, TypeError) as err:
+            policies[spec] = make_policy(spec, args.game, seed=0, game_options={"num_players": n})
+        except (ValueError, TypeError, FileNotFoundError) as err:
             fail(f"bad agent spec {spec!r}: {err}")
 
     # Seats rotated: each seed is played once per seating (paired seeds).
@@ -114,8 +116,8 @@ def main(argv: list[str] | None = None) -> None:
 
     start = time.perf_counter()
     results: list[GameResult] = []
-    make = functools.partial(make_policy, game_name=args.game)
-    for result in play_rotated(game, seatings, make, num_seeds, args.seed):
+    # One policy object per spec (a model is loaded once); play_game reseeds it for every game.
+    for result in play_rotated(game, seatings, policies.__getitem__, num_seeds, args.seed):
         results.append(result)
         if progress is not None:
             progress.update(1)
@@ -131,7 +133,11 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(markdown_table(results, labels, n))
     print()
-    print(f"An even share of wins is {1 / n:.3f} per seat held.")
+    decided = sum(r.winner is not None for r in results) / len(results)
+    print(
+        f"An even share of wins is {decided / n:.3f} per seat held "
+        f"(1/{n} of the {decided:.1%} of games that had a winner)."
+    )
 
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -170,19 +170,12 @@ class SorryHeuristic(Policy):
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
-        best_score = float("-inf")
-        best: list[int] = []
+        scored = []
         for action in legal:
             child = state.clone()
             child.apply_action(action)
-            score = float("inf") if child.winner == me else self.evaluate(child, me)
-            if score > best_score + 1e-9:
-                best_score, best = score, [action]
-            elif score >= best_score - 1e-9:
-                best.append(action)
-        if len(best) == 1:
-            return best[0]
-        return best[int(self.rng.random() * len(best))]
+            scored.append((float("inf") if child.winner == me else self.evaluate(child, me), action))
+        return self.pick_best(scored)
 
     def evaluate(self, state: SorryState, me: int) -> float:
         """Score of ``state``'s pawn positions for seat ``me`` (see the class docstring)."""

@@ -36,6 +36,20 @@ def _check(value: Any, tp: Any, key: str, where: str) -> Any:
             except OptionError:
                 pass
         raise OptionError(f"{where}option {key!r} has the wrong type: {value!r} is not {tp}")
+    if dataclasses.is_dataclass(tp):
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, Mapping):
+            raise OptionError(f"{where}option {key!r} must be a mapping, got {value!r}")
+        return make_options(tp, value, where=where, path=f"{key}.")
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise OptionError(f"{where}option {key!r} must be a mapping, got {value!r}")
+        key_type, value_type = typing.get_args(tp) or (Any, Any)
+        return {
+            _check(k, key_type, key, where): _check(v, value_type, f"{key}.{k}", where)
+            for k, v in value.items()
+        }
     if tp is type(None):
         if value is not None:
             raise OptionError(f"{where}option {key!r} must be None, got {value!r}")
@@ -68,13 +82,17 @@ def _check(value: Any, tp: Any, key: str, where: str) -> Any:
     return value
 
 
-def make_options(cls: type[T], options: Mapping[str, Any], where: str = "") -> T:
+def make_options(cls: type[T], options: Mapping[str, Any], where: str = "", path: str = "") -> T:
     """Build the options dataclass ``cls`` from ``options``, checking keys and types.
+
+    Fields may be plain types, ``Literal``, unions, tuples, ``dict[K, V]`` and nested dataclasses (a
+    config section), checked recursively.
 
     Args:
         cls: a dataclass whose fields all have defaults.
         options: the keyword arguments or config mapping to check.
         where: prefix for error messages (e.g. ``"sorry_v0: "`` or a config file name).
+        path: dotted prefix of the keys, for nested sections (``"eval."``).
 
     Raises:
         OptionError: on an unknown key (the message lists the valid ones) or a value of the wrong
@@ -83,15 +101,16 @@ def make_options(cls: type[T], options: Mapping[str, Any], where: str = "") -> T
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(options) - set(fields))
     if unknown:
-        raise OptionError(f"{where}unknown option {unknown[0]!r}; valid options are {sorted(fields)}")
+        valid = sorted(path + f for f in fields)
+        raise OptionError(f"{where}unknown option {path + unknown[0]!r}; valid options are {valid}")
     hints = typing.get_type_hints(cls)
-    checked = {key: _check(value, hints[key], key, where) for key, value in options.items()}
+    checked = {key: _check(value, hints[key], path + key, where) for key, value in options.items()}
     try:
         return cls(**checked)
     except OptionError:
         raise
     except (TypeError, ValueError) as err:
-        raise OptionError(f"{where}{err}") from err
+        raise OptionError(f"{where}{path}{err}") from err
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,240 @@
+"""A hand-written player for both roles of ``gangsi_v0``.
+
+Rule ids (K1-K34) refer to ``shared/rules/gangsi.md`` and :mod:`boardenvs.gangsi.env`.
+
+* **Hunters** head for their nearest needed treasure, measured in hunter moves (a move is a straight
+  line of 1-4 squares or an arrow slide, K10-K12), keep out of the Kyonshi's reach, re-roll when the
+  roll brings them no closer and enough dice are left (K14), and reset the dice set aside when the
+  Kyonshi is too far away to profit from the interrupt (K16). They read only what a hunter may know:
+  the board, every piece, their own hand and the dice.
+* **The Kyonshi** reads only the public possibility set of every piece (K32): it spreads each living
+  piece's probability evenly over its set, then walks the path (up to five steps ahead) that crosses
+  the most probability, plus a pull toward where the probability lies for the squares it cannot reach
+  this turn; it stops when standing still is worth more.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+import numpy as np
+
+from agents.base import Policy
+from boardenvs.core.state import State
+from boardenvs.gangsi.board import Maze
+from boardenvs.gangsi.cards import NUM_HUNTER_DICE
+from boardenvs.gangsi.rules import (
+    DIR,
+    FACE,
+    KEEP,
+    KYONSHI,
+    PH_CHOOSE,
+    PH_DIR,
+    PH_RESET,
+    REROLL,
+    RESET,
+    STEP,
+    STOP,
+    GangsiState,
+    _bits,
+)
+
+#: How far ahead (steps) the Kyonshi plans a path; longer moves follow the pull term.
+KYONSHI_DEPTH = 5
+UNREACHABLE = 99
+
+
+@lru_cache(maxsize=8)
+def hunter_move_distance(maze: Maze, turns: bool) -> tuple[tuple[int, ...], ...]:
+    """``d[a][b]``: fewest hunter moves from square ``a`` to ``b`` on an empty maze (any face)."""
+    size = maze.size
+    succ: list[set[int]] = []
+    for cell in range(size):
+        out: set[int] = set()
+        for d in range(4):
+            cur = cell
+            k = 0
+            while True:
+                nxt = maze.nbr[cur][d]
+                if nxt < 0 or not maze.enterable[nxt]:
+                    break
+                cur = nxt
+                k += 1
+                if k <= 4:
+                    out.add(cur)
+            if cur != cell:
+                out.add(cur)  # the arrow
+        if turns:
+            frontier = {(cell, 1 << cell)}
+            for _ in range(4):
+                nxt_frontier = set()
+                for at, seen in frontier:
+                    for nxt in maze.nbr[at]:
+                        if nxt >= 0 and maze.enterable[nxt] and not seen >> nxt & 1:
+                            nxt_frontier.add((nxt, seen | 1 << nxt))
+                            out.add(nxt)
+                frontier = nxt_frontier
+        succ.append(out)
+    table = []
+    for start in range(size):
+        dist = [UNREACHABLE] * size
+        dist[start] = 0
+        queue = deque([start])
+        while queue:
+            cur = queue.popleft()
+            for nxt in succ[cur]:
+                if dist[nxt] == UNREACHABLE:
+                    dist[nxt] = dist[cur] + 1
+                    queue.append(nxt)
+        table.append(tuple(dist))
+    return tuple(table)
+
+
+@lru_cache(maxsize=8)
+def proximity_kernel(maze: Maze) -> np.ndarray:
+    """``K[a, b] = 0.5 ** steps(a, b)`` over the maze (0 when unreachable): the Kyonshi's pull."""
+    dist = np.asarray(maze.dist, dtype=np.float64)
+    kernel = np.where(dist >= 0, 0.5**dist, 0.0)
+    return kernel
+
+
+class GangsiHeuristic(Policy):
+    """Plays whichever role is to move: see the module docstring.
+
+    Args:
+        seed: seed of the policy's generator (used only to break ties).
+        danger: weight of the Kyonshi's reach in a hunter's choice of square.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, danger: float = 6.0) -> None:
+        super().__init__(seed)
+        self.danger = danger
+
+    def act(self, state: State) -> int:
+        """A legal action for the player to move."""
+        assert isinstance(state, GangsiState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.current_player() == KYONSHI:
+            return self._kyonshi(state)
+        phase = state.phase
+        if phase == PH_RESET:
+            return self._reset(state)
+        if phase == PH_CHOOSE:
+            return self._choose(state)
+        if phase == PH_DIR:
+            return self._direction(state)
+        return legal[int(self.rng.random() * len(legal))]
+
+    # -- hunters ----------------------------------------------------------------------------------
+    def _reset(self, state: GangsiState) -> int:
+        """K16: reset when few dice are left, or when the interrupt cannot reach the piece."""
+        me = state.pos[state.acting]
+        free = NUM_HUNTER_DICE - state.aside
+        far = state.maze.dist[state.ky][me]
+        far = UNREACHABLE if far < 0 else far
+        if free <= 1 or (state.aside >= 2 and far > state.aside + 1):
+            return RESET
+        return KEEP
+
+    def _square_value(self, state: GangsiState, cell: int) -> float:
+        """How good it is for the acting piece to end its move on ``cell``."""
+        piece = state.acting
+        maze = state.maze
+        needed = _bits(state.hand[piece] & ~state.revealed[piece])
+        moves = hunter_move_distance(maze, state.options.hunter_turns)
+        value = 0.0
+        t_here = maze.treasure_at[cell]
+        reveals = t_here >= 0 and t_here in needed
+        if reveals:
+            if len(needed) == 1:
+                return 1e6  # K20: the fifth reveal wins at once
+            value += 100.0
+            needed = [t for t in needed if t != t_here]
+        if needed:
+            best = min(moves[cell][maze.treasure_cell[t]] for t in needed)
+            steps = min(
+                maze.dist[cell][maze.treasure_cell[t]] if maze.dist[cell][maze.treasure_cell[t]] >= 0 else 50
+                for t in needed
+            )
+            value -= 10.0 * best + 0.5 * steps
+        # The Kyonshi's reach on its next move: its largest die face plus the dice set aside.
+        reach = max(state.options.kyonshi_die) + state.aside
+        ky_dist = maze.dist[state.ky][cell]
+        if ky_dist >= 0 and cell not in (maze.entrance, maze.coffin):
+            threat = reach + 1 - ky_dist
+            if threat > 0:
+                # A reveal tells the Kyonshi exactly where the piece stands (K9).
+                value -= self.danger * threat * (3.0 if reveals else 1.0)
+        return value
+
+    def _options(self, state: GangsiState) -> list[tuple[float, int, int]]:
+        """``(value, face, destination)`` of every declarable move."""
+        out = []
+        for action in state.legal_actions():
+            if FACE <= action < DIR:
+                face = action - FACE
+                for dest in state.move_destinations(state.acting, face):
+                    out.append((self._square_value(state, dest), face, dest))
+        return out
+
+    def _choose(self, state: GangsiState) -> int:
+        """Declare the face with the best destination, or re-roll if it gains nothing (K14)."""
+        options = self._options(state)
+        best_value = max(v for v, _, _ in options)
+        here = self._square_value(state, state.pos[state.acting])
+        free = NUM_HUNTER_DICE - state.aside
+        if best_value <= here and free >= 3 and state.rerolls < 2:
+            return REROLL
+        best = [(face, dest) for v, face, dest in options if v == best_value]
+        face, _ = best[int(self.rng.random() * len(best))]
+        return FACE + face
+
+    def _direction(self, state: GangsiState) -> int:
+        """The direction toward the best square the declared face can still reach."""
+        dests = state.pending_destinations()
+        scored = [(self._square_value(state, cell), d) for cell, d in dests.items()]
+        best_value = max(v for v, _ in scored)
+        best = sorted({d for v, d in scored if v == best_value})
+        return DIR + best[int(self.rng.random() * len(best))]
+
+    # -- the Kyonshi ------------------------------------------------------------------------------
+    def _kyonshi(self, state: GangsiState) -> int:
+        """Walk the path that crosses the most public probability of a hunter (K32)."""
+        maze = state.maze
+        mass = np.zeros(maze.size)
+        for j in range(state.n):
+            cells = _bits(state.maybe[j]) if state.lives[j] > 0 else []
+            cells = [c for c in cells if maze.enterable[c]]
+            if cells:
+                mass[cells] += 1.0 / len(cells)
+        pull = proximity_kernel(maze) @ mass
+        depth = min(state.ky_steps, KYONSHI_DEPTH)
+        best_value = 0.3 * pull[state.ky]
+        best_first = [STOP]
+        stack = [(state.ky, 1 << state.ky, 0.0, 0, -1)]
+        while stack:
+            cell, seen, gained, steps, first = stack.pop()
+            if steps:
+                value = gained + 0.3 * pull[cell]
+                if value > best_value + 1e-12:
+                    best_value, best_first = value, [first]
+                elif abs(value - best_value) <= 1e-12 and best_first != [STOP] and first not in best_first:
+                    best_first.append(first)  # ties between moves; a tie with staying put stays
+            if steps == depth:
+                continue
+            for d, nxt in enumerate(maze.nbr[cell]):
+                if nxt >= 0 and maze.enterable[nxt] and not seen >> nxt & 1:
+                    stack.append(
+                        (nxt, seen | 1 << nxt, gained + mass[nxt], steps + 1, d if first < 0 else first)
+                    )
+        best_first.sort()
+        first = best_first[int(self.rng.random() * len(best_first))]
+        return STOP if first == STOP else STEP + first
+
+
+__all__ = ["GangsiHeuristic", "hunter_move_distance", "proximity_kernel"]

@@ -1,0 +1,227 @@
+"""Trained Stable-Baselines3 models as agents: saving with metadata, checked loading, and a Policy.
+
+A saved model is SB3's own zip with one more member, ``boardenvs.json``: the game, its options, the
+learner view (seat, mask in observation, spaces), the algorithm, the training steps and the git commit.
+:func:`load_model` reads it first and refuses a model made for another game, other options or other
+spaces with a message that says which. Files are written atomically (a temporary file, then a rename),
+so a crash never leaves half a model behind.
+
+Shipped models live in ``agents/models/<algo>_<game>.zip`` and are named by spec, e.g. ``ppo:sorry_v0``;
+``ppo:path/to/model.zip`` loads any file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Policy
+from boardenvs.core.game import Game
+from boardenvs.core.options import options_to_dict
+from boardenvs.core.state import State
+from boardenvs.wrappers.single_agent import LearnerView
+
+METADATA_NAME = "boardenvs.json"
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+
+
+def algorithm_class(algo: str) -> type:
+    """The SB3 class of ``algo`` (``"ppo"``: MaskablePPO, ``"dqn"``: MaskedDQN)."""
+    if algo == "ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+    if algo == "dqn":
+        from agents.masked_dqn import MaskedDQN
+
+        return MaskedDQN
+    raise ValueError(f"unknown algorithm {algo!r}; known: 'ppo', 'dqn'")
+
+
+def git_commit() -> str:
+    """The current git commit of this checkout, or ``"unknown"``."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+            cwd=Path(__file__).resolve().parent,
+        )  # fmt: skip
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def model_metadata(game: Game, view: LearnerView, learner_seat: int | None, algo: str, **extra: Any) -> dict:
+    """The metadata saved beside a model trained on ``game`` through ``view``."""
+    return {
+        "format": 1,
+        "game": game.name,
+        "options": options_to_dict(game.options),
+        "algo": algo,
+        "learner_seat": learner_seat,
+        "mask_in_observation": view.mask_in_observation,
+        "observation_shape": list(view.box.shape),
+        "num_actions": view.num_actions,
+        "commit": git_commit(),
+        **extra,
+    }
+
+
+def atomic_write(path: Path, write: Any) -> None:
+    """Call ``write(tmp_path)`` then rename the result onto ``path`` (atomic on one filesystem)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        write(tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def save_model(model: Any, path: str | Path, metadata: dict[str, Any]) -> Path:
+    """Save an SB3 model with its metadata, atomically; returns the path (``.zip`` added if missing)."""
+    path = Path(path)
+    if path.suffix != ".zip":
+        path = path.with_suffix(".zip")
+
+    def write(tmp: Path) -> None:
+        model.save(tmp)
+        saved = tmp if tmp.exists() else tmp.with_name(tmp.name + ".zip")
+        with zipfile.ZipFile(saved, "a") as zf:
+            zf.writestr(METADATA_NAME, json.dumps(metadata, indent=2))
+        if saved != tmp:
+            os.replace(saved, tmp)
+
+    atomic_write(path, write)
+    return path
+
+
+def resolve_model_path(name_or_path: str, algo: str) -> Path:
+    """A model file: a shipped model by name (``sorry_v0`` -> ``models/ppo_sorry_v0.zip``), or a path."""
+    shipped = MODELS_DIR / f"{algo}_{name_or_path}.zip"
+    if shipped.exists():
+        return shipped
+    path = Path(name_or_path)
+    if path.exists():
+        return path
+    if path.with_suffix(".zip").exists():
+        return path.with_suffix(".zip")
+    available = sorted(p.stem.split("_", 1)[1] for p in MODELS_DIR.glob(f"{algo}_*.zip"))
+    raise FileNotFoundError(
+        f"no model file {name_or_path!r} and no shipped {algo} model of that name (shipped: {available})"
+    )
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The metadata of a saved model (a clear error for a file that is not a boardenvs model)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return json.loads(zf.read(METADATA_NAME))
+    except (zipfile.BadZipFile, KeyError) as err:
+        raise ValueError(f"{path} is not a boardenvs model (no {METADATA_NAME} inside)") from err
+
+
+def check_compatible(metadata: dict[str, Any], game: Game, path: str | Path = "model") -> None:
+    """Raise ``ValueError`` if a model with ``metadata`` was not trained for ``game`` and its options."""
+    if metadata["game"] != game.name:
+        raise ValueError(f"{path} was trained for {metadata['game']}, not {game.name}")
+    options = options_to_dict(game.options)
+    if metadata["options"] != options:
+        diff = {
+            k: (metadata["options"].get(k), v) for k, v in options.items() if metadata["options"].get(k) != v
+        }
+        raise ValueError(
+            f"{path} was trained for {game.name} with other options; (trained, asked) differ in {diff}"
+        )
+
+
+def load_model(path: str | Path, game: Game | None = None, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
+    """Load a saved model and its metadata; with ``game``, check the model was trained for it."""
+    metadata = read_metadata(path)
+    if game is not None:
+        check_compatible(metadata, game, path)
+    model = algorithm_class(metadata["algo"]).load(path, device=device)
+    return model, metadata
+
+
+class LearnedPolicy(Policy):
+    """A trained SB3 model playing through the common interface (masks always applied).
+
+    Args:
+        model: the SB3 model (MaskablePPO or MaskedDQN).
+        game: the game it plays (observations are encoded exactly as in training).
+        learner_seat: the seat it was trained for (``None``: any seat).
+        mask_in_observation: whether its observations carry the mask (DQN).
+        deterministic: greedy actions (``True``) or samples from the policy.
+        seed: seed of the generator used when sampling.
+        name: label in tables.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        game: Game,
+        learner_seat: int | None = None,
+        mask_in_observation: bool = False,
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str = "learned",
+    ) -> None:
+        super().__init__(seed)
+        self.model = model
+        self.game = game
+        self.view = LearnerView(game, learner_seat, mask_in_observation)
+        self.learner_seat = learner_seat
+        self.deterministic = deterministic
+        self.name = name
+
+    @classmethod
+    def from_file(
+        cls, path: str | Path, game: Game, deterministic: bool = True, seed: int | None = None, name: str = ""
+    ) -> LearnedPolicy:
+        """Load a saved model for ``game`` (refused with a clear message if trained for another)."""
+        model, meta = load_model(path, game)
+        return cls(
+            model, game, meta["learner_seat"], meta["mask_in_observation"], deterministic, seed,
+            name or f"{meta['algo']}:{Path(path).stem}",
+        )  # fmt: skip
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the sampling generator (and torch's, which SB3 samples with)."""
+        super().reset(seed)
+        if seed is not None and not self.deterministic:
+            import torch
+
+            torch.manual_seed(seed)
+
+    def act(self, state: State) -> int:
+        """The model's action for the player to move, among legal actions only."""
+        seat = state.current_player()
+        options = getattr(state, "options", None)
+        if options is not None and options != self.game.options:
+            raise ValueError(
+                f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
+            )
+        if self.learner_seat is not None and seat != self.learner_seat:
+            raise ValueError(
+                f"{self.name} was trained for seat {self.learner_seat}, asked to play seat {seat}"
+            )
+        obs = self.view.observe(state, seat)
+        mask = self.view.mask(state, seat)
+        if self.view.mask_in_observation:
+            action, _ = self.model.predict(obs, deterministic=self.deterministic)
+        else:
+            action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
+        action = int(np.asarray(action).reshape(-1)[0])
+        if not mask[action]:  # cannot happen with masks applied; never play an illegal move
+            raise RuntimeError(f"{self.name} chose illegal action {action}")
+        return action

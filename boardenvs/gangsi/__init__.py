@@ -1,0 +1,1 @@
+"""キョンシー (Gangsi): rules, tables and encoding of ``gangsi_v0``."""

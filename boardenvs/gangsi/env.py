@@ -1,0 +1,385 @@
+# noqa: D212, D415
+"""
+# キョンシー (Gangsi)
+
+| Import               | `from boardenvs import gangsi_v0`                                   |
+|----------------------|---------------------------------------------------------------------|
+| Creation             | `gangsi_v0.env()` or `boardenvs.make("gangsi_v0")`                  |
+| Actions              | Discrete (per role)                                                 |
+| Parallel API         | No                                                                  |
+| Manual Control       | No                                                                  |
+| Agents               | `agents= ['kyonshi', 'hunter_0', 'hunter_1', 'hunter_2', 'hunter_3']` |
+| Agents               | 2 to 5 (the Kyonshi and 2-4 hunter pieces; 2 = one controller, two pieces) |
+| Action Shape         | (1,)                                                                |
+| Action Values        | `kyonshi`: Discrete(5); `hunter_i`: Discrete(12)                    |
+| Observation Shape    | `kyonshi`: (1499,); `hunter_i`: (1807,)                             |
+| Observation Values   | [0, 1]                                                              |
+
+An asymmetric hidden-information chase in an 11x11 walled maze. Hunter pieces leave the tomb entrance
+to collect the five treasures on their mission cards, moving with five shared dice; the Kyonshi hunts
+them without seeing them, hearing only what the table tells it. The rules are
+`../shared/rules/gangsi.md`; rule ids (K1-K26, and K27-K34 added here) are cited in
+`boardenvs/gangsi/rules.py` and in `tests/gangsi/`.
+
+### Agents and roles
+
+`kyonshi` is player 0. Hunter piece `i` is `hunter_i`, player `1 + i`; hunters play in that order
+(K22), then the Kyonshi. With `num_players=2` (or `one_controller=True`) there are two hunter pieces
+and one agent, `hunter_0`, moves both (K21); it sees both hands and wins if either piece wins.
+
+### Observation Space
+
+The observation is a dict with `observation` (float32) and `action_mask` (int8). The first part is a
+stack of 11x11 planes (`plane * 121 + row * 11 + col`), then a vector. The two roles see different
+things and have different shapes.
+
+**Hunters** (`(1807,)`), in the perspective of the observing piece ("me", slot 0; in the
+one-controller game the acting piece when it is mine, else my first living piece); the other pieces
+follow in seat order in slots 1-3 (slot `r` is piece `(me + r) % num_hunters`; absent slots zero):
+
+| Index     | Meaning                                                                                   |
+|-----------|-------------------------------------------------------------------------------------------|
+| 0-483     | planes 0-3: a wall on the north / east / south / west side of the square (the border too) |
+| 484-604   | plane 4: the entrance and the coffin                                                      |
+| 605-725   | plane 5: squares of the treasures still needed by me (unrevealed cards in my hand)        |
+| 726-846   | plane 6: the Kyonshi                                                                      |
+| 847-1330  | planes 7-10: the piece of slot 0-3 (on the entrance or the coffin too)                    |
+| 1331-1451 | plane 11: squares visited by a move in progress (`hunter_turns`), start included          |
+| 1452-1572 | plane 12: the square a move in progress has reached                                       |
+| 1573-1772 | per slot `r` (50 each, at `1573 + 50 r`): alive, lives / 3, revealed cards (23), unrevealed cards in hand (23, only for pieces I move), revealed count / 5, acting |
+| 1773      | Kyonshi tokens / tokens needed                                                            |
+| 1774-1781 | phase one-hot: deal, reset?, roll, choose, direction, kyonshi roll, kyonshi move, over    |
+| 1782-1786 | free dice showing 1, 2, 3, 4, arrow (count / 5)                                           |
+| 1787-1792 | dice set aside, one-hot 0-5                                                               |
+| 1793      | re-rolls this turn, min(count, 10) / 10                                                   |
+| 1794-1798 | declared face one-hot (1, 2, 3, 4, arrow)                                                 |
+| 1799      | steps left in a move in progress / 4                                                      |
+| 1800      | Kyonshi steps left / (largest die face + 5)                                               |
+| 1801      | 1 during the Kyonshi's interrupt move                                                     |
+| 1802      | completed rounds / `max_rounds`                                                           |
+| 1803-1805 | hunter pieces one-hot (2, 3, 4)                                                           |
+| 1806      | `hunter_turns`                                                                            |
+
+**The Kyonshi** (`(1499,)`) never sees a hunter's square or hand (K9). It sees what the table tells
+it, and the public possibility set of every piece: the squares the piece may stand on given the
+entrance, the declared faces, the walls, its own square, reveals (which pin a piece to its treasure),
+captures (the coffin) and every square it stepped on without a catch (K32). Slots are pieces by
+number (not rotated):
+
+| Index     | Meaning                                                                                   |
+|-----------|-------------------------------------------------------------------------------------------|
+| 0-604     | planes 0-4: walls north / east / south / west, the entrance and the coffin                |
+| 605-725   | plane 5: treasure squares not yet revealed by anyone                                      |
+| 726-846   | plane 6: the Kyonshi                                                                      |
+| 847-1330  | planes 7-10: the possibility set of piece 0-3 (empty once eliminated or absent)            |
+| 1331-1470 | per piece `i` (35 each, at `1331 + 35 i`): alive, lives / 3, revealed cards (23), revealed count / 5, acting, moves since last known exactly min(n, 20) / 20, last declared face one-hot (1, 2, 3, 4, arrow, passed), possibility-set size / 121 |
+| 1471      | tokens / tokens needed                                                                    |
+| 1472-1479 | phase one-hot (as for hunters)                                                            |
+| 1480-1485 | dice set aside, one-hot 0-5                                                               |
+| 1486      | re-rolls this turn, min(count, 10) / 10                                                   |
+| 1487-1491 | declared face one-hot (1, 2, 3, 4, arrow)                                                 |
+| 1492      | Kyonshi steps left / (largest die face + 5)                                               |
+| 1493      | 1 during an interrupt move                                                                |
+| 1494      | completed rounds / `max_rounds`                                                           |
+| 1495-1497 | hunter pieces one-hot (2, 3, 4)                                                           |
+| 1498      | `hunter_turns`                                                                            |
+
+No observation holds the order of a deck: cards are dealt at chance nodes and the undealt ones are
+never stored apart from the hands (K4).
+
+#### Legal Actions Mask
+
+`action_mask` marks the legal actions of the agent to act and is all zeros for everyone else; it is
+never all zeros for the agent to act. Steps that need no decision are taken by the environment: a
+forced reset (no free die, K16), a forced re-roll (no face can move, K13) and the end of a turn when
+the dice run out (K27); so is every roll (chance).
+
+### Action Space
+
+Hunters, `Discrete(12)`:
+
+| Action | Meaning                                                                                   |
+|--------|-------------------------------------------------------------------------------------------|
+| 0      | keep the dice set aside and roll the free ones (offered only beside 1)                    |
+| 1      | reset: the Kyonshi moves up to the number of dice set aside (interrupt), then roll all 5  |
+| 2      | re-roll every free die (K14)                                                              |
+| 3-6    | declare the number 1-4 (accepting the roll, K29); only faces showing that can move        |
+| 7      | declare the arrow                                                                         |
+| 8-11   | direction north / east / south / west of the declared move; with `hunter_turns` a number move takes one direction per step, offered only if the move can still be completed |
+
+The Kyonshi, `Discrete(5)`: 0-3 one step north / east / south / west (no walls, entrance or coffin);
+4 stop. Its move ends by itself after the last step or a catch.
+
+### Rewards
+
+At the end only. The hunter who reveals their fifth card wins: +1, every other agent -1 (K20, the
+header's reading; `hunter_win_rewards="others_zero"` pays the other hunters 0 and the Kyonshi -1). A
+Kyonshi win (tokens reach 4 / 6 / 7 for 2 / 3 / 4 pieces, or the round cap, K26) pays the Kyonshi +1
+and every hunter -1. An eliminated hunter (K25) is done at once with -1. With `round_cap="truncate"`
+the cap truncates the game with 0 for everyone still playing.
+
+### Options
+
+| Option               | Default              | Meaning                                                             |
+|----------------------|----------------------|---------------------------------------------------------------------|
+| `num_hunters`        | 4                    | hunter pieces, 2-4 (K21)                                            |
+| `num_players`        | 5                    | agents in all, 2-5; 2 = one controller running two pieces (K21)     |
+| `one_controller`     | False                | K21: one agent moves both pieces of a two-piece game                |
+| `hunter_turns`       | False                | K10: numbers move in one straight line (seed); True: turns allowed, no square twice |
+| `kyonshi_die`        | (1, 1, 2, 2, 3, 3)   | K8: faces of the Kyonshi die                                        |
+| `max_rounds`         | 80                   | K26: full rounds before the cap                                     |
+| `round_cap`          | `"kyonshi_wins"`     | K26: the Kyonshi wins at the cap, or `"truncate"`                   |
+| `hunter_win_rewards` | `"others_minus_one"` | K20: see Rewards                                                    |
+| `maze`               | the spec's map       | K7: the maze drawn as in gangsi.md 3.3 (a tuple of lines)           |
+
+### Rules settled here (new ids)
+
+* **K27**: when no face can move and no die is left to re-roll, the turn ends without a decision
+  (the pass of K13 is taken by the environment); the next hunter then faces a forced reset (K16). A
+  forced re-roll counts as a re-roll in the public count (K9).
+* **K28**: if the Kyonshi's interrupt catches the resetting piece, the piece still rolls all five dice
+  and moves out of the coffin; if the catch eliminates it, its turn ends.
+* **K29**: accepting the roll is declaring a face; only faces showing on a free die that give a legal
+  move may be declared (K11, K24).
+* **K30**: with `hunter_turns`, "no square twice in a move" includes the starting square.
+* **K31**: the interrupt is as long as the number of dice set aside when the reset is declared; they
+  stay aside (and count for nothing else) until the interrupt ends, then all five are free.
+* **K32**: a Kyonshi step without a catch tells everyone that no hunter stood on that square; the
+  Kyonshi's possibility sets use it.
+* **K33**: a piece that stops on a treasure square without revealing is known, to the hunters who see
+  it, not to hold that card (used by `determinize`).
+* **K34**: the round cap counts the Kyonshi's normal turns; it is checked after each of them.
+
+### Version History
+
+* v0: first release (boardenvs 0.1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardenvs.core.aec import BoardGameEnv, wrap_env
+from boardenvs.core.game import Game
+from boardenvs.gangsi.board import Maze
+from boardenvs.gangsi.cards import NUM_MOVE_FACES, NUM_TREASURES, TREASURE_CODES
+from boardenvs.gangsi.rules import (
+    KYONSHI,
+    NUM_HUNTER_ACTIONS,
+    NUM_KYONSHI_ACTIONS,
+    NUM_PHASES,
+    GangsiOptions,
+    GangsiState,
+    _bits,
+)
+
+SLOTS = 4
+# Hunter layout (in units of cells for the planes).
+H_PLANES = 13
+H_SLOT = 2 + 2 * NUM_TREASURES + 2  # 50
+K_PLANES = 11
+K_SLOT = 2 + NUM_TREASURES + 3 + (NUM_MOVE_FACES + 1) + 1  # 35
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+class GangsiGame(Game):
+    """``gangsi_v0``: options, role-specific spaces and the observation encodings of a Gangsi state."""
+
+    name = "gangsi_v0"
+    Options = GangsiOptions
+    state_class = GangsiState
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self._state_proto = GangsiState(self.options)
+        maze = self._state_proto.maze
+        self.maze = maze
+        size = maze.size
+        self._size = size
+        self._static = self._static_planes(maze)
+        # Hunter offsets.
+        self._h_vec = H_PLANES * size
+        self._h_tail = self._h_vec + SLOTS * H_SLOT
+        self._h_size = (
+            self._h_tail + 1 + NUM_PHASES + NUM_MOVE_FACES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 1 + 3 + 1
+        )
+        # Kyonshi offsets.
+        self._k_vec = K_PLANES * size
+        self._k_tail = self._k_vec + SLOTS * K_SLOT
+        self._k_size = self._k_tail + 1 + NUM_PHASES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 3 + 1
+        self._treasure_plane_all = [maze.treasure_cell[t] for t in range(NUM_TREASURES)]
+        self._ky_norm = 1.0 / (max(self.options.kyonshi_die) + 5)
+        self._nbytes = (size + 7) // 8
+
+    @staticmethod
+    def _static_planes(maze: Maze) -> np.ndarray:
+        """Planes 0-4 of both roles: walls on each side of every square, the entrance and the coffin."""
+        planes = np.zeros((5, maze.size), dtype=np.float32)
+        for cell in range(maze.size):
+            for d in range(4):
+                if maze.nbr[cell][d] < 0:
+                    planes[d, cell] = 1.0
+        planes[4, maze.entrance] = 1.0
+        planes[4, maze.coffin] = 1.0
+        return planes.reshape(-1)
+
+    # -- players and spaces -----------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        """The Kyonshi plus one agent per hunter piece (or one for both, K21)."""
+        return self.options.num_players
+
+    @property
+    def agents(self) -> list[str]:
+        """``kyonshi``, then ``hunter_0`` ... by player id."""
+        return ["kyonshi"] + [f"hunter_{i}" for i in range(self.num_players - 1)]
+
+    def num_actions(self, player: int) -> int:
+        """5 for the Kyonshi, 12 for a hunter."""
+        return NUM_KYONSHI_ACTIONS if player == KYONSHI else NUM_HUNTER_ACTIONS
+
+    def observation_shape(self, player: int) -> tuple[int, ...]:
+        """``(1499,)`` for the Kyonshi, ``(1807,)`` for a hunter (on the 11x11 map)."""
+        return (self._k_size,) if player == KYONSHI else (self._h_size,)
+
+    def new_initial_state(self) -> GangsiState:
+        """Hunters on the entrance, the Kyonshi on its coffin, the deal to come."""
+        return GangsiState(self.options)
+
+    # -- observations -----------------------------------------------------------------------------
+    def observe(self, state: GangsiState, player: int) -> np.ndarray:  # type: ignore[override]
+        """What ``player`` may know of ``state`` (see the module docstring); never changes ``state``."""
+        if player == KYONSHI:
+            return self._observe_kyonshi(state)
+        return self._observe_hunter(state, player)
+
+    def _common_tail(self, state: GangsiState, obs: np.ndarray, at: int, hot: list[int]) -> int:
+        """Tokens, phase, aside: shared by both layouts; returns the next index."""
+        obs[at] = min(state.tokens / state.threshold, 1.0)
+        at += 1
+        hot.append(at + state.phase)
+        at += NUM_PHASES
+        return at
+
+    def _observe_hunter(self, state: GangsiState, player: int) -> np.ndarray:
+        size = self._size
+        obs = np.zeros(self._h_size, dtype=np.float32)
+        obs[: 5 * size] = self._static
+        mine = state.pieces_of(player)
+        n = state.n
+        me = state.acting if state.acting in mine else next((j for j in mine if state.lives[j] > 0), mine[0])
+        maze = state.maze
+        hot: list[int] = []
+        unrevealed_me = state.hand[me] & ~state.revealed[me]
+        hot += [5 * size + maze.treasure_cell[t] for t in _bits(unrevealed_me)]
+        hot.append(6 * size + state.ky)
+        vec = self._h_vec
+        for r in range(n):
+            j = (me + r) % n
+            if state.pos[j] >= 0:
+                hot.append((7 + r) * size + state.pos[j])
+            base = vec + H_SLOT * r
+            if state.lives[j] > 0:
+                hot.append(base)
+            obs[base + 1] = state.lives[j] / 3.0
+            hot += [base + 2 + t for t in _bits(state.revealed[j])]
+            if j in mine:
+                hot += [base + 2 + NUM_TREASURES + t for t in _bits(state.hand[j] & ~state.revealed[j])]
+            obs[base + 2 + 2 * NUM_TREASURES] = _popcount(state.revealed[j]) / 5.0
+            if state.acting == j:
+                hot.append(base + 3 + 2 * NUM_TREASURES)
+        if state.cur >= 0 and state.acting in range(n):
+            # A move in progress is seen by every hunter.
+            hot += [11 * size + c for c in _bits(state.visited)]
+            hot.append(12 * size + state.cur)
+        at = self._common_tail(state, obs, self._h_tail, hot)
+        obs[at : at + NUM_MOVE_FACES] = state.faces
+        obs[at : at + NUM_MOVE_FACES] *= 0.2
+        at += NUM_MOVE_FACES
+        hot.append(at + state.aside)
+        at += 6
+        obs[at] = min(state.rerolls, 10) / 10.0
+        at += 1
+        if state.face >= 0:
+            hot.append(at + state.face)
+        at += NUM_MOVE_FACES
+        obs[at] = state.steps / 4.0
+        obs[at + 1] = state.ky_steps * self._ky_norm
+        obs[at + 2] = float(state.interrupt)
+        obs[at + 3] = min(state.round / state.options.max_rounds, 1.0)
+        at += 4
+        hot.append(at + n - 2)
+        at += 3
+        obs[at] = float(state.options.hunter_turns)
+        obs[hot] = 1.0
+        return obs
+
+    def _observe_kyonshi(self, state: GangsiState) -> np.ndarray:
+        size = self._size
+        obs = np.zeros(self._k_size, dtype=np.float32)
+        obs[: 5 * size] = self._static
+        maze = state.maze
+        revealed = 0
+        for mask in state.revealed:
+            revealed |= mask
+        hot = [5 * size + maze.treasure_cell[t] for t in range(NUM_TREASURES) if not revealed >> t & 1]
+        hot.append(6 * size + state.ky)
+        vec = self._k_vec
+        nbytes = self._nbytes
+        for j in range(state.n):
+            mask = state.maybe[j]
+            if mask:
+                obs[(7 + j) * size : (8 + j) * size] = np.unpackbits(
+                    np.frombuffer(mask.to_bytes(nbytes, "little"), dtype=np.uint8),
+                    count=size,
+                    bitorder="little",
+                )
+            base = vec + K_SLOT * j
+            if state.lives[j] > 0:
+                hot.append(base)
+            obs[base + 1] = state.lives[j] / 3.0
+            hot += [base + 2 + t for t in _bits(state.revealed[j])]
+            at = base + 2 + NUM_TREASURES
+            obs[at] = _popcount(state.revealed[j]) / 5.0
+            if state.acting == j:
+                hot.append(at + 1)
+            obs[at + 2] = min(state.since[j], 20) / 20.0
+            if state.last_face[j] >= 0:
+                hot.append(at + 3 + state.last_face[j])
+            obs[at + 3 + NUM_MOVE_FACES + 1] = _popcount(mask) / size
+        at = self._common_tail(state, obs, self._k_tail, hot)
+        hot.append(at + state.aside)
+        at += 6
+        obs[at] = min(state.rerolls, 10) / 10.0
+        at += 1
+        if state.face >= 0:
+            hot.append(at + state.face)
+        at += NUM_MOVE_FACES
+        obs[at] = state.ky_steps * self._ky_norm
+        obs[at + 1] = float(state.interrupt)
+        obs[at + 2] = min(state.round / state.options.max_rounds, 1.0)
+        at += 3
+        hot.append(at + state.n - 2)
+        at += 3
+        obs[at] = float(state.options.hunter_turns)
+        obs[hot] = 1.0
+        return obs
+
+    def treasure_name(self, t: int) -> str:
+        """The code of treasure ``t`` (e.g. ``"A1"``)."""
+        return TREASURE_CODES[t]
+
+
+class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)
+    """The unwrapped ``gangsi_v0`` AEC environment; see the module docstring."""
+
+    game_class = GangsiGame
+    metadata = {**BoardGameEnv.metadata, "name": "gangsi_v0"}
+
+
+def env(**kwargs: object) -> raw_env:
+    """``gangsi_v0`` with PettingZoo's standard wrappers (an illegal move loses the game with -1)."""
+    return wrap_env(raw_env(**kwargs))  # type: ignore[return-value]

@@ -1,0 +1,299 @@
+# noqa: D212, D415
+"""
+# LEAVE this Neighborhood
+
+| Import               | `from boardenvs import neighborhood_v0`                        |
+|----------------------|----------------------------------------------------------------|
+| Creation             | `neighborhood_v0.env()` or `boardenvs.make("neighborhood_v0")` |
+| Actions              | Discrete                                                       |
+| Parallel API         | No                                                             |
+| Manual Control       | No                                                             |
+| Agents               | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`     |
+| Agents               | 3 to 5                                                         |
+| Action Shape         | (1,)                                                           |
+| Action Values        | Discrete(247)                                                  |
+| Observation Shape    | (1831,)                                                        |
+| Observation Values   | [0, 1]                                                         |
+
+Characters roam a 15x15 neighbourhood of four locations, moved by a die and a compass spinner; landing
+on another character draws a Killer card, landing on a Wild Space a Wild card of that location. The
+last character with HP wins. The rules are `../shared/rules/neighborhood.md`; rule ids (L1-L26 there,
+L27-L40 below) are cited in `boardenvs/neighborhood/rules.py`, the tables in `board.py` and `cards.py`,
+and the tests in `tests/neighborhood/`.
+
+Most of a turn is chance (the die and spinner, card draws, roll-offs), resolved by the environment.
+An agent acts only when a rule asks it to decide: which victim (L15), Killer or Wild card (L14), a
+vote (L17), and each "choose" on a card: a player, one of two options, a direction, a distance, each
+step of a curved path (L24), a square. The same agent may act several times in a row, and a player
+whose turn it is not may be asked (a victim's choice, a vote). A decision with one option is applied
+automatically, so the agent to act always has at least two legal actions.
+
+### Observation Space
+
+`observation` (float32, shape `(1831,)`) is in the observer's perspective: seat slot `r` is the player
+`r` seats after the observer in seat order (absent seats with 3-4 players are all zero). The board is
+not rotated (each colour has its own location).
+
+| Index          | Meaning                                                                         |
+|----------------|---------------------------------------------------------------------------------|
+| 240 r + 0-224  | one-hot square of the character of slot `r` (`15 row + col`; zero once out)      |
+| 240 r + 225    | its HP / 10                                                                     |
+| 240 r + 226    | still in the game                                                               |
+| 240 r + 227-231| its colour one-hot (Silver, Light Blue, Dark Blue, Purple, Yellow)              |
+| 240 r + 232-235| location of its pending Wild card (L12), one-hot                                |
+| 240 r + 236    | Hire a Thug HP due at its next turn / 3 (capped)                                |
+| 240 r + 237    | its next turn is skipped (Curfew)                                               |
+| 240 r + 238    | it is its turn                                                                  |
+| 240 r + 239    | it is the player to decide now                                                  |
+| 1200           | play goes to the next seat (1) or the previous one (0) (L9)                     |
+| 1201           | round / `max_rounds`                                                            |
+| 1202-1426      | squares holding a trap I set (L33)                                              |
+| 1427-1651      | squares holding a trap set by someone else                                      |
+| 1652-1699      | cards of each kind left in its draw pile / cards of that kind in the deck (public count; the 48 kinds are the Killer deck's 12 then the Wild decks' 9 each, in `cards.py` order) |
+| 1700-1747      | one-hot of the next card of each deck when it is known (L25: the unseen cards are used up and the used ones lie below in a known order) |
+| 1748-1752      | draw pile size / deck size, per deck                                             |
+| 1753-1761      | what the player to move is asked (victim, Killer or Wild, vote, player, option, direction, distance, path step, square) |
+| 1762-1809      | the card being resolved (innermost), one-hot over the 48 kinds                  |
+| 1810-1829      | its roles by seat slot, one-hot: ME (who follows it), K, V, and T (the chosen player) |
+| 1831 - 1       | steps of the current curved path taken / 5                                      |
+
+#### Legal Actions Mask
+
+`action_mask` (int8, shape `(247,)`) marks the legal actions of the agent to act and is all zeros for
+every other agent. It is never all zeros for the agent to act.
+
+### Action Space
+
+| Action    | Meaning                                                                                  |
+|-----------|------------------------------------------------------------------------------------------|
+| 0-224     | a square `15 row + col` (a trap square, L33; a Subway destination, L35)                   |
+| 225-232   | a direction N, NE, E, SE, S, SW, W, NW (a straight card move, Town Gossip, a path step)   |
+| 233-236   | move `k` = 1-4 squares (an "up to" straight move: Chase, Eagle's Eye)                    |
+| 237-241   | the player `o` seats after me (`o` = 0-4; 0 is myself, e.g. Summit Signal)                |
+| 242, 243  | the first / second choice printed on the card                                            |
+| 244, 245  | Killer card / Wild card (L14), or a vote for it (L17)                                    |
+| 246       | stop an "up to" curved path here, or decline Chase's optional move                        |
+
+### Rewards
+
+At the end only: the last character with HP +1, every other player -1. A player who is out gets -1 at
+once and leaves the game (its agent is terminated while the others play on). Everyone still in going
+out in the same effect is a draw among them, 0 each (L22). After `max_rounds` rounds the highest HP
+wins, and a tie is a draw among the tied, 0 each, the others -1 (L23; a real ending, not a truncation).
+
+### Options
+
+| Option                  | Default      | Meaning                                                            |
+|-------------------------|--------------|--------------------------------------------------------------------|
+| `num_players`           | 4            | 3-5                                                                |
+| `colors`                | by count     | L27: colour of each seat; (0, 1, 3), (0, 1, 3, 4), (0, 1, 2, 3, 4)  |
+| `spinner`               | 8            | L7: 8 compass points or 4 (also the directions of card moves, L32) |
+| `die_faces`             | 6            | L6                                                                 |
+| `triple_arrival_killer` | `"lower"`    | L18: the lower roller is the Killer (SEED), or `"higher"`          |
+| `max_rounds`            | 60           | L23                                                                |
+| `chain_depth`           | 3            | L19: deepest landing that still triggers a card                    |
+| `killer_counts`         | 1.4 table    | L10: count of each of the 12 Killer card kinds                     |
+| `wild_counts`           | 1.4 tables   | L11: counts of the 9 kinds of each Wild deck                       |
+| `wild_spaces`           | 1.3 table    | L3: the Wild Spaces of each location                               |
+| `start_squares`         | 1.3 table    | L5: the Start square of each colour                                |
+
+The board's geometry (L1, L2: 15x15, quadrant locations, roads on row and column 7) is fixed.
+
+### Rules added here (the specification was silent)
+
+* **L27** (DESIGNED) default colours by player count: 3 Silver, Light Blue, Purple; 4 adds Yellow; 5 all.
+* **L28** whose colour selects a colour line: a Wild card's drawer; on Killer cards the character the
+  line favours: Knife in the Dark the Killer, Flee and Self-Defence the Victim, Showdown either.
+* **L29** a player holds at most one pending Wild card; landing on another Wild Space outside their
+  turn keeps the first one.
+* **L30** a card that moves the player whose turn it is onto a Wild Space draws that Wild card at once
+  (as L13; Subway says not to); anyone else moved onto one plays it on their next turn (L12).
+* **L31** "toward" an opponent: a direction within 45 degrees of the straight line to them.
+* **L32** card directions come from the spinner's compass (8 or 4 points); Lost's spin re-spins like
+  L8; the die and the spinner of a turn are one joint chance node (no decision comes between them).
+* **L33** a trap card sets that location's one trap on a chosen square of it (a second card moves it).
+  It springs on the next character other than its setter to land there, turn move or card move, at
+  any depth: 2 HP, before that landing's encounter or Wild card; then it is removed.
+* **L34** start of a turn: Hire a Thug's HP is lost first (out: no turn), then a Curfew skips the whole
+  turn (a pending Wild card waits), then the pending Wild card replaces the roll (L12).
+* **L35** a "choose" with one candidate is automatic; with none, effects on the chosen player do
+  nothing (Hostage: only V loses 1; Double-Cross, Eagle's Eye, Alley Fight, yellow Wolf: no effect).
+  Subway goes to a Wild Space outside the City, other than the mover's own square.
+* **L36** simultaneous arrivals (only Town Gossip moves several characters; Summit Signal moves one,
+  so L19 applies to it) are resolved square by square in play order of their first arrival from the
+  player whose turn it is; with three or more arriving on one square, the roll-off's Killer picks the
+  Victim among the other arrivals.
+* **L37** the L17 vote is asked in play order and the first Killer vote settles it; if all vote Wild,
+  each plays that location's Wild card on their next turn (the arrivals are never the player whose
+  turn it is), so no roll-off is needed.
+* **L38** a trap under several simultaneous arrivals springs on the first of them in play order who
+  did not set it.
+* **L39** depth (L19): the turn's own move or pending Wild card is depth 1, each card move one more; a
+  landing deeper than `chain_depth` triggers no card (not even a pending Wild card); traps still spring.
+* **L40** a draw from a deck whose every card is in play draws nothing (custom small decks only).
+
+### Version History
+
+* v0: first release (boardenvs 0.1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardenvs.core.aec import BoardGameEnv, wrap_env
+from boardenvs.core.game import Game
+from boardenvs.neighborhood.board import NUM_CELLS
+from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
+from boardenvs.neighborhood.rules import (
+    _PROG_BASE,
+    F_PROG,
+    MAX_HP,
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    NUM_DECISION_KINDS,
+    NeighborhoodOptions,
+    NeighborhoodState,
+)
+
+SEAT = 240  # per seat slot: square (225), HP, alive, colour (5), pending (4), thug, skip, turn, decider
+_HP, _ALIVE, _COLOR, _PENDING, _THUG, _SKIP, _TURN, _DECIDER = 225, 226, 227, 232, 236, 237, 238, 239
+_DIRECTION = SEAT * MAX_PLAYERS  # 1200
+_ROUND = _DIRECTION + 1
+_MY_TRAPS = _ROUND + 1  # 1202
+_OTHER_TRAPS = _MY_TRAPS + NUM_CELLS  # 1427
+_PILE = _OTHER_TRAPS + NUM_CELLS  # 1652
+_NEXT = _PILE + NUM_KINDS_TOTAL  # 1700
+_SIZES = _NEXT + NUM_KINDS_TOTAL  # 1748
+_DECISION = _SIZES + NUM_DECKS  # 1753
+_CARD = _DECISION + NUM_DECISION_KINDS  # 1762
+_ROLES = _CARD + NUM_KINDS_TOTAL  # 1810
+_PATH = _ROLES + 4 * MAX_PLAYERS  # 1830
+OBS_SIZE = _PATH + 1  # 1831
+
+
+class NeighborhoodGame(Game):
+    """``neighborhood_v0``: options, spaces, and the observation encoding of a state."""
+
+    name = "neighborhood_v0"
+    Options = NeighborhoodOptions
+    state_class = NeighborhoodState
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        counts = self.options.deck_counts
+        self._inv_counts = np.zeros(NUM_KINDS_TOTAL, dtype=np.float32)
+        for d in range(NUM_DECKS):
+            for k, c in enumerate(counts[d]):
+                self._inv_counts[KIND_OFFSET[d] + k] = 1.0 / c if c else 0.0
+        self._inv_sizes = [1.0 / sum(c) for c in counts]
+
+    @property
+    def num_players(self) -> int:
+        """3-5 players."""
+        return self.options.num_players
+
+    def num_actions(self, player: int) -> int:
+        """247 actions for every seat."""
+        return NUM_ACTIONS
+
+    def observation_shape(self, player: int) -> tuple[int, ...]:
+        """``(1831,)`` for every seat."""
+        return (OBS_SIZE,)
+
+    def new_initial_state(self) -> NeighborhoodState:
+        """Everyone on their Start square with 10 HP, the turn-order roll-off (L9) to come."""
+        return NeighborhoodState(self.options)
+
+    def observe(self, state: NeighborhoodState, player: int) -> np.ndarray:  # type: ignore[override]
+        """``player``'s view: seat slots rotated so that ``player`` comes first."""
+        n = state.n
+        actor = state.current_player()
+        idx: list[int] = []
+        val: list[float] = []
+        hp, alive, pos, pending, thug, colors = (
+            state.hp,
+            state.alive,
+            state.pos,
+            state.pending,
+            state.thug,
+            state.colors,
+        )
+        for r in range(n):
+            p = (player + r) % n
+            base = SEAT * r
+            idx.append(base + _HP)
+            val.append(hp[p] / MAX_HP)
+            if alive[p]:
+                idx += (base + pos[p], base + _ALIVE)
+                val += (1.0, 1.0)
+            idx.append(base + _COLOR + colors[p])
+            val.append(1.0)
+            if pending[p] >= 0:
+                idx.append(base + _PENDING + pending[p])
+                val.append(1.0)
+            if thug[p]:
+                idx.append(base + _THUG)
+                val.append(min(thug[p], 3) / 3.0)
+            if state.skip[p]:
+                idx.append(base + _SKIP)
+                val.append(1.0)
+            if p == state.to_move:
+                idx.append(base + _TURN)
+                val.append(1.0)
+            if p == actor:
+                idx.append(base + _DECIDER)
+                val.append(1.0)
+        idx += (_DIRECTION, _ROUND)
+        val += (float(state.direction == 1), min(state.round / state.options.max_rounds, 1.0))
+        for L in range(4):
+            cell = state.trap_cell[L]
+            if cell >= 0:
+                idx.append((_MY_TRAPS if state.trap_owner[L] == player else _OTHER_TRAPS) + cell)
+                val.append(1.0)
+        counts: list[int] = []
+        for d, deck in enumerate(state.decks):
+            counts += deck.unseen
+            if deck.bottom:
+                off = KIND_OFFSET[d]
+                for k in deck.bottom:
+                    counts[off + k] += 1
+                if deck.unseen_total == 0:
+                    idx.append(_NEXT + off + deck.bottom[0])
+                    val.append(1.0)
+            idx.append(_SIZES + d)
+            val.append((deck.unseen_total + len(deck.bottom)) * self._inv_sizes[d])
+        kind = state.decision_kind()
+        if kind >= 0:
+            idx.append(_DECISION + kind)
+            val.append(1.0)
+        if state.stack:
+            deck, card, roles = state.current_card()
+            if deck >= 0:
+                idx.append(_CARD + KIND_OFFSET[deck] + card)
+                val.append(1.0)
+            for i, p in enumerate(roles):
+                if p >= 0:
+                    idx.append(_ROLES + MAX_PLAYERS * i + (p - player) % n)
+                    val.append(1.0)
+            top = state.stack[-1]
+            if top[0] == F_PROG and len(top) > _PROG_BASE:
+                idx.append(_PATH)
+                val.append(min(top[12] / 5.0, 1.0))
+        obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        obs[idx] = val
+        obs[_PILE:_NEXT] = counts
+        obs[_PILE:_NEXT] *= self._inv_counts
+        return obs
+
+
+class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)
+    """The unwrapped ``neighborhood_v0`` AEC environment; see the module docstring."""
+
+    game_class = NeighborhoodGame
+    metadata = {**BoardGameEnv.metadata, "name": "neighborhood_v0"}
+
+
+def env(**kwargs: object) -> raw_env:
+    """``neighborhood_v0`` with PettingZoo's standard wrappers (an illegal move loses with -1)."""
+    return wrap_env(raw_env(**kwargs))  # type: ignore[return-value]

@@ -1,0 +1,1239 @@
+"""LEAVE this Neighborhood: the pure rules of ``neighborhood_v0`` (``../shared/rules/neighborhood.md``).
+
+Rule ids (L1-L26 of the spec, L27-L40 added here where it was silent; see the env docstring) are
+cited where they are implemented. Standard Python only: a state is a few lists of ints (HP, positions,
+flags), five :class:`~boardenvs.core.deck.Deck` objects and a *resolution stack* of small int lists,
+so :meth:`NeighborhoodState.clone` is cheap and :meth:`NeighborhoodState.to_dict` is plain JSON.
+
+How a turn runs. Everything that needs no decision is done by the state itself; it stops only at a
+chance node (die, spinner, card draw, roll-off) or at a decision of one player (one micro-action).
+The work still to do is a stack of *frames* (lists of ints), resolved depth-first:
+
+* ``SETUP``: the turn-order roll-off (L9);
+* ``TURN``: die, spinner (re-spun over the directions that allow movement, L8), straight move, then
+  the landing;
+* ``LAND`` / ``MULTI`` / ``GROUPS``: what a landing triggers: a trap (L33), an encounter (Killer card;
+  victim choice L15; Killer-or-Wild choice L14), a Wild card now (L13, L30) or later (L12), and the
+  simultaneous-arrival rules (L16-L18, L36-L38);
+* ``ROLLOFF``: dice until one player is highest (or lowest);
+* ``DRAW`` then ``PROG``: a card is drawn (a chance node, or the known bottom card, L25) and its
+  program of effects (:mod:`boardenvs.neighborhood.cards`) runs op by op; a move inside a card pushes
+  the landing on top, so chains resolve depth-first (L19).
+
+Action encoding (``Discrete(247)``); players are named by seat offset from the one deciding:
+
+=========== ================== ============================================================
+id          name               meaning
+=========== ================== ============================================================
+0-224       ``CELL + c``       a square (trap square, Subway destination); ``c = 15 row + col``
+225-232     ``DIR + d``        a direction N, NE, E, SE, S, SW, W, NW (card moves, path steps)
+233-236     ``DIST + k - 1``   move ``k`` squares (1-4) on an "up to" straight move
+237-241     ``PLAYER + o``     the player ``o`` seats after the decider (``o = 0``: the decider)
+242 / 243   ``OPTION_A/B``     the first / second choice printed on a card
+244 / 245   ``KILLER/WILD``    play the Killer card or the Wild card (L14), or vote so (L17)
+246         ``STOP``           end an "up to" curved path here, or decline an optional move
+=========== ================== ============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+import numpy as np
+
+from boardenvs.core.deck import Deck
+from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
+from boardenvs.neighborhood import board
+from boardenvs.neighborhood.board import (
+    CELLS_IN,
+    CHEB,
+    COLOR_NAMES,
+    DIRECTION_NAMES,
+    LOCATION,
+    LOCATION_NAMES,
+    NUM_CELLS,
+    RAY,
+    SIZE,
+    SPINNER_POINTS,
+    START_SQUARES,
+    STEP,
+    WILD_SPACES,
+    board_tables,
+    cell_of,
+    toward,
+)
+from boardenvs.neighborhood.cards import (
+    BLACK,
+    COLOUR,
+    DECK_NAMES,
+    DECKS,
+    DEFAULT_COUNTS,
+    KILLER_DECK,
+    ME,
+    PROGRAMS,
+    K,
+    V,
+)
+
+# -- actions ----------------------------------------------------------------------------------------
+CELL = 0
+DIR = 225
+DIST = 233
+PLAYER = 237
+OPTION_A = 242
+OPTION_B = 243
+KILLER = 244
+WILD = 245
+STOP = 246
+NUM_ACTIONS = 247
+MAX_HP = 10  # SEED: HP never exceeds 10
+MAX_PLAYERS = 5
+
+# -- decision kinds (what the mover is asked; part of the observation) -----------------------------
+D_KILLER_OR_WILD, D_VICTIM, D_VOTE, D_PLAYER, D_BRANCH, D_DIRECTION, D_DISTANCE, D_PATH, D_SQUARE = range(9)
+NUM_DECISION_KINDS = 9
+DECISION_NAMES = (
+    "Killer or Wild", "victim", "vote", "choose a player", "choose an option",
+    "direction", "distance", "path step", "square",
+)  # fmt: skip
+
+# -- chance kinds -----------------------------------------------------------------------------------
+CH_DIE, CH_SPIN, CH_DECK, CH_MOVE = range(4)
+
+# -- frames: lists of ints, index 0 the kind and index 1 the inbox (a decision or chance answer) -----
+F_SETUP, F_TURN, F_DRAW, F_PROG, F_LAND, F_MULTI, F_GROUPS, F_ROLLOFF = range(8)
+# F_SETUP   [kind, inbox, stage, p1, roll_0 .. roll_n-1]
+# F_TURN    [kind, inbox, stage, die]
+# F_DRAW    [kind, inbox, deck, me, k, v, depth]
+# F_PROG    [kind, inbox, program, pc, me, k, v, t, depth, deck, card, sub, a, b, path...]
+# F_LAND    [kind, inbox, stage, mover, depth, no_wild]
+# F_MULTI   [kind, inbox, stage, cell, depth, killer, voter, member...]
+# F_GROUPS  [kind, inbox, depth, (cell, count, member...)...]
+# F_ROLLOFF [kind, inbox, low, m, participant_1 .. participant_m, roll...]
+_PROG_BASE = 14  # first index of a PROG frame's path cells
+
+#: L27 (DESIGNED): colours by player count when ``colors`` is not given.
+DEFAULT_COLORS = {3: (0, 1, 3), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
+
+
+@lru_cache(maxsize=2)
+def _spin_table(points: int) -> tuple[tuple[int, ...], ...]:
+    """L8: for each square, the spinner directions in which a character can move at all."""
+    return tuple(tuple(d for d in SPINNER_POINTS[points] if RAY[c][d]) for c in range(NUM_CELLS))
+
+
+@dataclass(frozen=True)
+class NeighborhoodOptions:
+    """Options of ``neighborhood_v0``; every DESIGNED value of neighborhood.md is one of them."""
+
+    #: 3 to 5 players (SEED).
+    num_players: int = 4
+    #: L4/L26/L27: the colour (0 Silver, 1 Light Blue, 2 Dark Blue, 3 Purple, 4 Yellow) of each seat.
+    colors: tuple[int, ...] | None = None
+    #: L7: the spinner's points (8 compass points, or the 4 orthogonal ones); card directions too (L32).
+    spinner: Literal[8, 4] = 8
+    #: L6: faces of the die (the move, roll-offs and Showdown).
+    die_faces: int = 6
+    #: L18: who is the Killer when two arrive at once on an occupied square: the lower roller (SEED).
+    triple_arrival_killer: Literal["lower", "higher"] = "lower"
+    #: L23: rounds before the game ends with the highest HP winning.
+    max_rounds: int = 60
+    #: L19: deepest landing (1 = the turn's own move) that still triggers cards.
+    chain_depth: int = 3
+    #: L10: Killer deck, count of each card kind (default the 24-card deck of 1.4).
+    killer_counts: tuple[int, ...] | None = None
+    #: L11: the four Wild decks (Mountains, Village, City, Forest), count of each card kind.
+    wild_counts: tuple[tuple[int, ...], ...] | None = None
+    #: L3: the Wild Spaces of each location, as (row, col).
+    wild_spaces: tuple[tuple[tuple[int, int], ...], ...] = WILD_SPACES
+    #: L5: the Start square of each colour, as (row, col).
+    start_squares: tuple[tuple[int, int], ...] = START_SQUARES
+
+    def __post_init__(self) -> None:
+        if not 3 <= self.num_players <= 5:
+            raise ValueError(f"num_players must be 3, 4 or 5, got {self.num_players}")
+        if self.colors is not None:
+            if len(self.colors) != self.num_players:
+                raise ValueError(
+                    f"colors needs one colour per player ({self.num_players}), got {self.colors}"
+                )
+            if len(set(self.colors)) != len(self.colors) or not all(0 <= c <= 4 for c in self.colors):
+                raise ValueError(f"colors must be distinct values in 0..4, got {self.colors}")
+        if self.die_faces < 1:
+            raise ValueError(f"die_faces must be at least 1, got {self.die_faces}")
+        if self.max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, got {self.max_rounds}")
+        if self.chain_depth < 1:
+            raise ValueError(f"chain_depth must be at least 1, got {self.chain_depth}")
+        for deck, counts in enumerate(self.deck_counts):
+            if len(counts) != len(DECKS[deck]) or any(c < 0 for c in counts) or sum(counts) < 1:
+                raise ValueError(
+                    f"{DECK_NAMES[deck]} deck counts must be {len(DECKS[deck])} non-negative counts with at "
+                    f"least one card, got {counts}"
+                )
+        if len(self.wild_spaces) != 4:
+            raise ValueError(f"wild_spaces needs one list per location (4), got {len(self.wild_spaces)}")
+        seen = set()
+        for L, spaces in enumerate(self.wild_spaces):
+            for r, c in spaces:
+                if not (0 <= r < SIZE and 0 <= c < SIZE) or board.location_of(r, c) != L:
+                    raise ValueError(f"wild space {(r, c)} is not in the {LOCATION_NAMES[L]}")
+                if (r, c) in seen:
+                    raise ValueError(f"wild space {(r, c)} is given twice")
+                seen.add((r, c))
+        if len(self.start_squares) != 5 or len(set(self.start_squares)) != 5:
+            raise ValueError(f"start_squares needs five distinct squares, got {self.start_squares}")
+        if not all(0 <= r < SIZE and 0 <= c < SIZE for r, c in self.start_squares):
+            raise ValueError(f"start_squares must be on the board, got {self.start_squares}")
+
+    @property
+    def seat_colors(self) -> tuple[int, ...]:
+        """The colour of every seat (L26, L27)."""
+        return self.colors if self.colors is not None else DEFAULT_COLORS[self.num_players]
+
+    @property
+    def deck_counts(self) -> tuple[tuple[int, ...], ...]:
+        """Counts per card kind of the five decks (Killer, then the Wild decks by location)."""
+        killer = self.killer_counts if self.killer_counts is not None else DEFAULT_COUNTS[0]
+        wild = self.wild_counts if self.wild_counts is not None else DEFAULT_COUNTS[1:]
+        if len(wild) != 4:
+            raise ValueError(f"wild_counts needs one list per location (4), got {len(wild)}")
+        return (tuple(killer), *(tuple(w) for w in wild))
+
+
+class NeighborhoodState(State):
+    """A position: HP, positions, flags, five decks, traps, whose turn, and the resolution stack."""
+
+    game_name = "neighborhood_v0"
+    __slots__ = (
+        "options", "n", "colors", "hp", "pos", "alive", "pending", "thug", "skip", "trap_cell",
+        "trap_owner", "decks", "stack", "to_move", "first", "direction", "round", "turns", "started",
+        "over", "winner", "draw", "_actor", "_legal", "_dkind", "_chance", "_wild_loc", "_wild_cells",
+        "_dirs", "_spin",
+    )  # fmt: skip
+
+    def __init__(self, options: NeighborhoodOptions) -> None:
+        self.options = options
+        self.n = n = options.num_players
+        self.colors = options.seat_colors
+        self._set_tables()
+        self.hp = [MAX_HP] * n  # SEED: everyone starts with 10 HP
+        self.pos = [cell_of(*options.start_squares[c]) for c in self.colors]  # L5
+        self.alive = [True] * n
+        self.pending = [-1] * n  # L12: location of a Wild card to play next turn
+        self.thug = [0] * n  # Hire a Thug: HP lost at the start of the next turn
+        self.skip = [False] * n  # Curfew: the next turn is skipped
+        self.trap_cell = [-1] * 4  # L33: the trap of each location's deck (Mountains, Forest)
+        self.trap_owner = [-1] * 4
+        self.decks = [Deck(c) for c in options.deck_counts]  # L25: shuffled once (unseen multisets)
+        self.stack: list[list[int]] = [[F_SETUP, -1, 0, -1]]
+        self.to_move = -1
+        self.first = -1
+        self.direction = 1
+        self.round = 0
+        self.turns = 0
+        self.started = False
+        self.over = False
+        self.winner = -1
+        self.draw: list[int] = []
+        self._actor = CHANCE
+        self._legal: list[int] = []
+        self._dkind = -1
+        self._chance: tuple[int, Any] = (CH_DIE, options.die_faces)
+        self._advance()
+
+    def _set_tables(self) -> None:
+        """Lookup tables derived from the options (shared between clones)."""
+        self._wild_loc, self._wild_cells = board_tables(self.options.wild_spaces)
+        self._dirs = SPINNER_POINTS[self.options.spinner]
+        self._spin = _spin_table(self.options.spinner)
+
+    # -- whose move -------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The player to decide, CHANCE, or TERMINAL."""
+        return TERMINAL if self.over else self._actor
+
+    def is_out(self, player: int) -> bool:
+        """True once ``player`` has lost all HP (L21); its return is then final."""
+        return not self.alive[player]
+
+    def returns(self) -> list[float]:
+        """+1 winner, -1 others; a draw gives 0 to those tied (L22, L23); out players -1 meanwhile."""
+        if self.winner >= 0:
+            return [1.0 if p == self.winner else -1.0 for p in range(self.n)]
+        if self.over:
+            return [0.0 if p in self.draw else -1.0 for p in range(self.n)]
+        return [0.0 if self.alive[p] else -1.0 for p in range(self.n)]
+
+    def decision_kind(self) -> int:
+        """What the player to move is asked (``D_*``), or -1 at chance and terminal nodes."""
+        return self._dkind if not self.over and self._actor >= 0 else -1
+
+    # -- chance -----------------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Die faces (index = value - 1), spinner directions, or the card kinds still unseen."""
+        if self.over or self._actor != CHANCE:
+            return []
+        kind, param = self._chance
+        if kind == CH_DIE:
+            return [(i, 1.0 / param) for i in range(param)]
+        if kind == CH_SPIN:
+            return [(d, 1.0 / len(param)) for d in param]
+        if kind == CH_MOVE:
+            faces, dirs = param
+            p = 1.0 / (faces * len(dirs))
+            return [(8 * i + d, p) for i in range(faces) for d in dirs]
+        return self.decks[param].chance_outcomes()
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Exact sampler (one ``rng.random()`` draw)."""
+        kind, param = self._chance
+        if kind == CH_MOVE:
+            faces, dirs = param
+            i = int(rng.random() * faces * len(dirs))
+            return 8 * (i // len(dirs)) + dirs[i % len(dirs)]
+        if kind == CH_DIE:
+            return int(rng.random() * param)
+        if kind == CH_SPIN:
+            return param[int(rng.random() * len(param))]
+        return self.decks[param].sample(rng)
+
+    # -- decisions --------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the player to move, ascending; empty at chance and terminal nodes."""
+        if self.over or self._actor < 0:
+            return []
+        return self._legal
+
+    def apply_action(self, action: int) -> None:
+        """Apply a chance outcome or a decision, then resolve everything up to the next node."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        top = self.stack[-1]
+        if self._actor == CHANCE:
+            kind, param = self._chance
+            if kind == CH_MOVE:
+                if not (0 <= action < 8 * param[0] and action % 8 in param[1]):
+                    raise IllegalActionError(f"no die face and spinner direction {action}")
+                if self._quiet_turn(action):
+                    return
+                top[1] = action
+            elif kind == CH_DIE:
+                if not 0 <= action < param:
+                    raise IllegalActionError(f"no die face {action}")
+                top[1] = action + 1
+            elif kind == CH_SPIN:
+                if action not in param:
+                    raise IllegalActionError(f"direction {action} is not a spinner outcome here: {param}")
+                top[1] = DIR + action
+            else:
+                try:
+                    self.decks[param].take(action)
+                except ValueError as err:
+                    raise IllegalActionError(str(err)) from err
+                top[1] = action
+        else:
+            if action not in self._legal:
+                raise IllegalActionError(f"action {action} is not legal; legal: {self._legal}")
+            top[1] = action
+        self._advance()
+
+    # -- the resolution loop ----------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Resolve frames until a chance node, a decision or the end of the game."""
+        handlers = _HANDLERS
+        while not self.over:
+            if not self.stack:
+                self._next_turn()
+                continue
+            top = self.stack[-1]
+            if handlers[top[0]](self, top):
+                return
+        self._actor = TERMINAL
+        self._legal = []
+        self._dkind = -1
+
+    def _ask(self, player: int, kind: int, actions: list[int]) -> bool:
+        """Stop for a decision of ``player``; always True (the handler then returns it)."""
+        self._actor = player
+        self._dkind = kind
+        self._legal = sorted(actions)
+        return True
+
+    def _roll(self, kind: int, param: Any) -> bool:
+        """Stop at a chance node; always True."""
+        self._actor = CHANCE
+        self._chance = (kind, param)
+        self._legal = []
+        self._dkind = -1
+        return True
+
+    def _take(self, frame: list[int]) -> int:
+        """The answer in ``frame``'s inbox (and empty it)."""
+        answer = frame[1]
+        frame[1] = -1
+        return answer
+
+    # -- turns ------------------------------------------------------------------------------------
+    def _order(self, p: int) -> int:
+        """Place of seat ``p`` in the play order that starts with the first player (L9)."""
+        return ((p - self.first) * self.direction) % self.n
+
+    def _play_order(self, players: list[int]) -> list[int]:
+        """``players`` sorted by play order starting from the player whose turn it is (L36)."""
+        base = self.to_move if self.to_move >= 0 else self.first
+        return sorted(players, key=lambda p: ((p - base) * self.direction) % self.n)
+
+    def _next_turn(self) -> None:
+        """The resolution stack is empty: the next living player's turn, or the end at the cap (L23)."""
+        if not self.started:
+            self.started = True
+            self.round = 1
+            self._start_turn(self.first)
+            return
+        cur = self.to_move
+        q = cur
+        for _ in range(self.n):
+            q = (q + self.direction) % self.n
+            if self.alive[q]:
+                break
+        if self._order(q) <= self._order(cur):
+            if self.round >= self.options.max_rounds:
+                self._end_at_cap()
+                return
+            self.round += 1
+        self._start_turn(q)
+
+    def _start_turn(self, p: int) -> None:
+        """L34: Hire a Thug's HP first, then Curfew's skip, then a pending Wild card (L12) or the roll."""
+        self.to_move = p
+        self.turns += 1
+        if self.thug[p]:
+            self.hp[p] = max(0, self.hp[p] - self.thug[p])
+            self.thug[p] = 0
+            if self._check_out() or not self.alive[p]:
+                return
+        if self.skip[p]:
+            self.skip[p] = False  # Curfew: the whole turn is skipped; a pending Wild card waits (L34)
+            return
+        if self.pending[p] >= 0:
+            # L12: the pending Wild card replaces the whole roll + spin + move.
+            loc = self.pending[p]
+            self.pending[p] = -1
+            self.stack.append([F_DRAW, -1, 1 + loc, p, -1, -1, 1])
+            return
+        self.stack.append([F_TURN, -1, 0, 0])
+
+    def _quiet_turn(self, outcome: int) -> bool:
+        """Fast path of the commonest turn: the move ends on a quiet square (no trap, nobody there,
+        no Wild Space) and the next player simply rolls again. Exactly what :meth:`_h_turn`,
+        :meth:`_next_turn` and :meth:`_start_turn` would do; False (nothing done) otherwise."""
+        p = self.to_move
+        pos = self.pos
+        ray = RAY[pos[p]][outcome & 7]
+        cell = ray[min((outcome >> 3) + 1, len(ray)) - 1]
+        if self._wild_loc[cell] >= 0 or cell in pos or cell in self.trap_cell:
+            return False
+        n, direction, first = self.n, self.direction, self.first
+        q = p
+        for _ in range(n):
+            q = (q + direction) % n
+            if self.alive[q]:
+                break
+        new_round = ((q - first) * direction) % n <= ((p - first) * direction) % n
+        if (new_round and self.round >= self.options.max_rounds) or self.thug[q] or self.skip[q]:
+            return False
+        if self.pending[q] >= 0:
+            return False
+        pos[p] = cell
+        if new_round:
+            self.round += 1
+        self.to_move = q
+        self.turns += 1
+        self.stack[-1][1] = -1
+        self._chance = (CH_MOVE, (self.options.die_faces, self._spin[pos[q]]))
+        return True
+
+    def _end_at_cap(self) -> None:
+        """L23: after ``max_rounds`` rounds the highest HP wins; a tie is a draw among the tied."""
+        living = [p for p in range(self.n) if self.alive[p]]
+        best = max(self.hp[p] for p in living)
+        top = [p for p in living if self.hp[p] == best]
+        self._finish(top)
+
+    def _finish(self, tied: list[int]) -> None:
+        """End the game: one player wins, or a draw among ``tied``; cards in play go under their piles."""
+        if len(tied) == 1:
+            self.winner = tied[0]
+        else:
+            self.draw = sorted(tied)
+        self.over = True
+        for frame in self.stack:
+            if frame[0] == F_PROG and frame[9] >= 0:
+                self.decks[frame[9]].put_bottom(frame[10])
+        self.stack = []
+
+    # -- HP ---------------------------------------------------------------------------------------
+    def _change(self, p: int, delta: int) -> None:
+        """Gain (capped at 10, the excess discarded) or lose (down to 0) HP; nothing if ``p`` is out."""
+        if p >= 0 and self.alive[p]:
+            self.hp[p] = min(MAX_HP, max(0, self.hp[p] + delta))
+
+    def _steal(self, thief: int, victim: int, x: int) -> None:
+        """L20: the victim gives min(x, its HP); the thief's excess over 10 goes back to the victim."""
+        if thief < 0 or victim < 0 or not (self.alive[thief] and self.alive[victim]) or thief == victim:
+            return
+        given = min(x, self.hp[victim])
+        self.hp[victim] -= given
+        self.hp[thief] += given
+        if self.hp[thief] > MAX_HP:
+            self.hp[victim] += self.hp[thief] - MAX_HP
+            self.hp[thief] = MAX_HP
+
+    def _check_out(self) -> bool:
+        """L21/L22: eliminate every player at 0 HP; True if the game is over."""
+        newly = [p for p in range(self.n) if self.alive[p] and self.hp[p] <= 0]
+        if not newly:
+            return False
+        for p in newly:
+            self.alive[p] = False
+            self.hp[p] = 0
+            self.pos[p] = -1  # L21: off the board at once; pending effects cancelled
+            self.pending[p] = -1
+            self.thug[p] = 0
+            self.skip[p] = False
+        living = [p for p in range(self.n) if self.alive[p]]
+        if len(living) == 1:
+            self._finish(living)
+        elif not living:
+            self._finish(newly)  # L22: every remaining player out in the same effect: a draw among them
+        return self.over
+
+    def _trap(self, p: int) -> bool:
+        """L33: a trap on ``p``'s square springs (not on its owner): 2 HP, trap removed. True if over."""
+        cell = self.pos[p]
+        for L in range(4):
+            if self.trap_cell[L] == cell and self.trap_owner[L] != p:
+                self.trap_cell[L] = -1
+                self.trap_owner[L] = -1
+                self.hp[p] = max(0, self.hp[p] - 2)
+                return self._check_out()
+        return False
+
+    # -- frame handlers (each returns True when it stops at a node) -------------------------------
+    def _h_setup(self, f: list[int]) -> bool:
+        """L9: everyone rolls; the highest is Player 1 (ties re-roll); P1's neighbours' rolls set the
+        direction (a tie between them re-rolls)."""
+        n = self.n
+        stage = f[2]
+        if stage == 0:
+            if len(f) - 4 < n:
+                if f[1] < 0:
+                    return self._roll(CH_DIE, self.options.die_faces)
+                f.append(self._take(f))
+                return False
+            rolls = f[4:]
+            top = max(rolls)
+            tied = [p for p in range(n) if rolls[p] == top]
+            if len(tied) == 1:
+                f[3] = tied[0]
+                f[2] = 2
+            else:
+                f[2] = 1
+                self.stack.append([F_ROLLOFF, -1, 0, len(tied), *tied])
+            return False
+        if stage == 1:
+            f[3] = self._take(f)
+            f[2] = 2
+            return False
+        p1 = f[3]
+        left, right = (p1 - 1) % n, (p1 + 1) % n
+        if stage == 2:
+            rl, rr = f[4 + left], f[4 + right]
+            if rl == rr:
+                f[2] = 3
+                self.stack.append([F_ROLLOFF, -1, 0, 2, left, right])
+                return False
+            higher = right if rr > rl else left
+        else:
+            higher = self._take(f)
+        self.first = p1
+        self.direction = 1 if higher == right else -1
+        self.stack.pop()
+        return False
+
+    def _h_rolloff(self, f: list[int]) -> bool:
+        """Everyone in the roll-off rolls; a tie for the highest (lowest) re-rolls among the tied."""
+        m = f[3]
+        if len(f) - 4 - m < m:
+            if f[1] < 0:
+                return self._roll(CH_DIE, self.options.die_faces)
+            f.append(self._take(f))
+            return False
+        parts, rolls = f[4 : 4 + m], f[4 + m :]
+        best = min(rolls) if f[2] else max(rolls)
+        tied = [p for p, r in zip(parts, rolls, strict=True) if r == best]
+        if len(tied) == 1:
+            self.stack.pop()
+            self.stack[-1][1] = tied[0]
+        else:
+            f[3:] = [len(tied), *tied]
+        return False
+
+    def _h_turn(self, f: list[int]) -> bool:
+        """L8: roll N and spin D, move N squares straight (truncated at the edge), then land.
+
+        The die and the spinner are one chance node (no decision comes between them): outcome
+        ``8 (N - 1) + D`` over the directions that allow movement only, which is the re-spin of L8.
+        """
+        p = self.to_move
+        if f[1] < 0:
+            return self._roll(CH_MOVE, (self.options.die_faces, self._spin[self.pos[p]]))
+        outcome = self._take(f)
+        ray = RAY[self.pos[p]][outcome & 7]
+        cell = ray[min((outcome >> 3) + 1, len(ray)) - 1]  # passes through others: only the end counts
+        self.pos[p] = cell
+        if self._wild_loc[cell] < 0 and self.pos.count(cell) == 1 and cell not in self.trap_cell:
+            self.stack.pop()  # a quiet square: nothing to resolve
+        else:
+            self.stack[-1] = [F_LAND, -1, 0, p, 1, 0]
+        return False
+
+    def _h_land(self, f: list[int]) -> bool:
+        """What a single arrival triggers: trap (L33), encounter (L14, L15, L19), Wild card (L12, L13)."""
+        mover = f[3]
+        if not self.alive[mover]:
+            self.stack.pop()
+            return False
+        cell = self.pos[mover]
+        stage = f[2]
+        if stage == 0:
+            if self._trap(mover):
+                return False
+            if not self.alive[mover] or f[4] > self.options.chain_depth:
+                self.stack.pop()  # L19/L39: beyond the depth limit a landing triggers no card
+                return False
+            f[2] = 1
+        occupants = [q for q in range(self.n) if q != mover and self.alive[q] and self.pos[q] == cell]
+        wild = -1 if f[5] else self._wild_loc[cell]
+        if f[2] == 1:
+            if occupants and wild >= 0:
+                # L14: the arriving player chooses the Killer card or the Wild card, not both.
+                if f[1] < 0:
+                    return self._ask(mover, D_KILLER_OR_WILD, [KILLER, WILD])
+                f[2] = 2 if self._take(f) == KILLER else 3
+            elif occupants:
+                f[2] = 2
+            elif wild >= 0:
+                f[2] = 3
+            else:
+                self.stack.pop()
+                return False
+        if f[2] == 2:
+            # Second arrival is the Killer; with several occupants the arriving player picks one (L15).
+            if len(occupants) == 1:
+                victim = occupants[0]
+            else:
+                if f[1] < 0:
+                    return self._ask(mover, D_VICTIM, [PLAYER + (q - mover) % self.n for q in occupants])
+                victim = (mover + self._take(f) - PLAYER) % self.n
+            self.stack[-1] = [F_DRAW, -1, KILLER_DECK, mover, mover, victim, f[4]]
+            return False
+        # A Wild Space: draw now on your own turn (L13, L30), else play it on your next turn (L12).
+        if mover == self.to_move:
+            self.stack[-1] = [F_DRAW, -1, 1 + wild, mover, -1, -1, f[4]]
+        else:
+            if self.pending[mover] < 0:
+                self.pending[mover] = wild  # L29: one pending Wild card at most; the first one stays
+            self.stack.pop()
+        return False
+
+    def _h_multi(self, f: list[int]) -> bool:
+        """L16-L18, L36-L38: two or more characters arriving on one square at the same time."""
+        cell, depth = f[3], f[4]
+        members = [p for p in f[7:] if self.alive[p] and self.pos[p] == cell]
+        stage = f[2]
+        if stage == 0:
+            # L38: a trap springs on the first arrival in play order that did not set it.
+            owners = [self.trap_owner[L] for L in range(4) if self.trap_cell[L] == cell]
+            if owners:
+                hit = [p for p in members if p != owners[0]]
+                if hit and self._trap(hit[0]):
+                    return False
+            members = [p for p in members if self.alive[p]]
+            if depth > self.options.chain_depth or not members:
+                self.stack.pop()  # L19/L39
+                return False
+            if len(members) == 1:
+                self.stack[-1] = [F_LAND, -1, 1, members[0], depth, 0]
+                return False
+            f[7:] = members
+            f[2] = 1 if self._wild_loc[cell] >= 0 else 3
+            return False
+        if stage == 1:
+            # L17: on a Wild Space the arrivals vote, in play order; any Killer vote means Killer.
+            voter = f[6]
+            if f[1] < 0:
+                return self._ask(members[voter], D_VOTE, [KILLER, WILD])
+            if self._take(f) == KILLER:
+                f[2] = 3
+                return False
+            f[6] = voter + 1
+            if f[6] < len(members):
+                return False
+            for p in members:  # L37: all voted Wild: each plays it on their own next turn (L12)
+                if self.pending[p] < 0:
+                    self.pending[p] = self._wild_loc[cell]
+            self.stack.pop()
+            return False
+        if stage == 3:
+            occupied = any(self.alive[q] and self.pos[q] == cell and q not in members for q in range(self.n))
+            # L17: the higher roller is the Killer; L18: with a third already there, the lower one.
+            low = occupied and self.options.triple_arrival_killer == "lower"
+            f[2] = 4
+            self.stack.append([F_ROLLOFF, -1, int(low), len(members), *members])
+            return False
+        if stage == 4:
+            f[5] = self._take(f)
+            f[2] = 5
+        killer = f[5]
+        others = [p for p in members if p != killer]
+        if len(others) == 1:
+            victim = others[0]
+        else:  # L36: three or more arrivals: the Killer picks the Victim among the other arrivals
+            if f[1] < 0:
+                return self._ask(killer, D_VICTIM, [PLAYER + (q - killer) % self.n for q in others])
+            victim = (killer + self._take(f) - PLAYER) % self.n
+        self.stack[-1] = [F_DRAW, -1, KILLER_DECK, killer, killer, victim, depth]
+        return False
+
+    def _h_groups(self, f: list[int]) -> bool:
+        """L16: after a simultaneous move, resolve each destination square in turn (L36: play order)."""
+        if len(f) <= 3:
+            self.stack.pop()
+            return False
+        cell, count = f[3], f[4]
+        members = f[5 : 5 + count]
+        del f[3 : 5 + count]
+        members = [p for p in members if self.alive[p] and self.pos[p] == cell]
+        if len(members) == 1:
+            self.stack.append([F_LAND, -1, 0, members[0], f[2], 0])
+        elif members:
+            self.stack.append([F_MULTI, -1, 0, cell, f[2], -1, 0, *members])
+        return False
+
+    def _h_draw(self, f: list[int]) -> bool:
+        """Draw a card (chance, or the known card under the pile once the unseen ones are used, L25)."""
+        deck = self.decks[f[2]]
+        if f[1] < 0:
+            if deck.draw_pile_size() == 0:
+                self.stack.pop()  # L40: every card of that deck is in play: nothing is drawn
+                return False
+            if deck.next_draw_is_chance():
+                return self._roll(CH_DECK, f[2])
+            kind = deck.draw_known()
+        else:
+            kind = self._take(f)
+        d, me, k, v, depth = f[2], f[3], f[4], f[5], f[6]
+        program = BLACK[d][kind]
+        colour = COLOUR[d][kind]
+        if colour >= 0:
+            # Colour lines replace the black text for that colour; "blue" is both blues (L28).
+            card = DECKS[d][kind]
+            role = card.colour_role
+            who = (me,) if role == "me" else (v,) if role == "V" else (k, v)
+            if any(p >= 0 and self.colors[p] in card.colours for p in who):
+                program = colour
+        self.stack[-1] = [F_PROG, -1, program, 0, me, k, v, -1, depth, d, kind, 0, -1, -1]
+        return False
+
+    def _h_prog(self, f: list[int]) -> bool:
+        """Run a card's program op by op (:mod:`boardenvs.neighborhood.cards`)."""
+        program = PROGRAMS[f[2]]
+        if f[3] >= len(program):
+            if f[9] >= 0:
+                self.decks[f[9]].put_bottom(f[10])  # L25: used cards go to the bottom of their pile
+            self.stack.pop()
+            return False
+        op = program[f[3]]
+        return _OPS[op[0]](self, f, op)
+
+    def _next_op(self, f: list[int]) -> None:
+        f[3] += 1
+        f[11] = 0
+        f[12] = f[13] = -1
+        del f[_PROG_BASE:]
+
+    # -- card effects -----------------------------------------------------------------------------
+    def _op_hp(self, f: list[int], op: tuple) -> bool:
+        for role, delta in op[1]:
+            self._change(f[role], delta)
+        self._next_op(f)
+        self._check_out()
+        return False
+
+    def _op_steal(self, f: list[int], op: tuple) -> bool:
+        self._steal(f[op[1]], f[op[2]], op[3])
+        self._next_op(f)
+        self._check_out()
+        return False
+
+    def _op_area_hp(self, f: list[int], op: tuple) -> bool:
+        _, loc, delta, include_me = op
+        me = f[ME]
+        for q in range(self.n):
+            if self.alive[q] and LOCATION[self.pos[q]] == loc and (include_me or q != me):
+                self._change(q, delta)
+        self._next_op(f)
+        self._check_out()
+        return False
+
+    def _op_near_hp(self, f: list[int], op: tuple) -> bool:
+        me = f[ME]
+        if self.alive[me]:
+            here = CHEB[self.pos[me]]
+            for q in [q for q in range(self.n) if self.alive[q] and here[self.pos[q]] <= op[1]]:
+                self._change(q, op[2])
+        self._next_op(f)
+        return False
+
+    def _op_steal_area(self, f: list[int], op: tuple) -> bool:
+        me = f[ME]
+        for q in self._play_order([q for q in range(self.n) if q != me]):
+            if self.alive[q] and LOCATION[self.pos[q]] == op[1]:
+                self._steal(me, q, op[2])
+        self._next_op(f)
+        self._check_out()
+        return False
+
+    def _candidates(self, f: list[int], kind: str, param: int) -> list[int]:
+        """Players a ``choose_player`` may name (see :mod:`boardenvs.neighborhood.cards`)."""
+        me = f[ME]
+        living = [q for q in range(self.n) if self.alive[q]]
+        if kind == "any":
+            return living
+        if kind == "other_than_kv":
+            return [q for q in living if q not in (f[K], f[V])]
+        opponents = [q for q in living if q != me]
+        if kind == "opponent":
+            return opponents
+        if kind == "in_location":
+            return [q for q in opponents if LOCATION[self.pos[q]] == param]
+        here = CHEB[self.pos[me]]
+        if kind == "within":
+            return [q for q in opponents if here[self.pos[q]] <= param]
+        nearest = min(here[self.pos[q]] for q in opponents)  # "nearest"
+        return [q for q in opponents if here[self.pos[q]] == nearest]
+
+    def _op_choose_player(self, f: list[int], op: tuple) -> bool:
+        decider = f[op[1]]
+        if decider < 0 or not self.alive[decider] or (op[2] != "any" and not self.alive[f[ME]]):
+            f[7] = -1
+            self._next_op(f)
+            return False
+        cands = self._candidates(f, op[2], op[3])
+        if len(cands) <= 1:
+            f[7] = cands[0] if cands else -1  # L35: nobody to choose: effects on T do nothing
+        else:
+            if f[1] < 0:
+                return self._ask(decider, D_PLAYER, [PLAYER + (q - decider) % self.n for q in cands])
+            f[7] = (decider + self._take(f) - PLAYER) % self.n
+        self._next_op(f)
+        return False
+
+    def _op_branch(self, f: list[int], op: tuple) -> bool:
+        decider = f[op[1]]
+        if decider < 0 or not self.alive[decider]:
+            self._next_op(f)
+            return False
+        if f[1] < 0:
+            return self._ask(decider, D_BRANCH, [OPTION_A, OPTION_B])
+        program = op[2] if self._take(f) == OPTION_A else op[3]
+        self._next_op(f)
+        self.stack.append([F_PROG, -1, program, 0, f[4], f[5], f[6], f[7], f[8], -1, -1, 0, -1, -1])
+        return False
+
+    def _line_dirs(self, f: list[int], mover: int, mode: str) -> list[int]:
+        """Directions a straight card move may take: room to move (L8), and L31's "toward"."""
+        cell = self.pos[mover]
+        dirs = [d for d in self._dirs if RAY[cell][d]]
+        if mode == "toward_T":
+            t = f[7]
+            if t < 0 or not self.alive[t]:
+                return []
+            return [d for d in dirs if toward(cell, self.pos[t], d)]
+        if mode == "toward_opponent":
+            targets = [self.pos[q] for q in range(self.n) if q != mover and self.alive[q]]
+            return [d for d in dirs if any(toward(cell, t, d) for t in targets)]
+        return dirs
+
+    def _op_line(self, f: list[int], op: tuple) -> bool:
+        _, mrole, drole, dist, up_to, mode, optional = op
+        mover, decider = f[mrole], f[drole]
+        if mover < 0 or not self.alive[mover] or decider < 0 or not self.alive[decider]:
+            self._next_op(f)
+            return False
+        cell = self.pos[mover]
+        if f[11] == 0:
+            if f[1] < 0:
+                dirs = self._line_dirs(f, mover, mode)
+                if not dirs:
+                    self._next_op(f)
+                    return False
+                if mode == "spin":
+                    return self._roll(CH_SPIN, tuple(dirs))  # L32: Lost re-spins like L8
+                actions = [DIR + d for d in dirs] + ([STOP] if optional else [])
+                if len(actions) > 1:
+                    return self._ask(decider, D_DIRECTION, actions)
+                f[1] = actions[0]
+            a = self._take(f)
+            if a == STOP:
+                self._next_op(f)
+                return False
+            f[12] = a - DIR
+            f[11] = 1
+        room = len(RAY[cell][f[12]])
+        if up_to:
+            top = min(dist, room)
+            if top == 1:
+                steps = 1
+            elif f[1] < 0:
+                return self._ask(decider, D_DISTANCE, [DIST + k - 1 for k in range(1, top + 1)])
+            else:
+                steps = self._take(f) - DIST + 1
+        else:
+            steps = min(dist, room)
+        self.pos[mover] = RAY[cell][f[12]][steps - 1]
+        depth = f[8]
+        self._next_op(f)
+        self.stack.append([F_LAND, -1, 0, mover, depth + 1, 0])  # L19: the mover is the second arrival
+        return False
+
+    def _op_curve(self, f: list[int], op: tuple) -> bool:
+        """L24: a path of king-steps, no square twice, one step per decision; only the end counts."""
+        _, mrole, steps, up_to = op
+        mover = f[mrole]
+        if mover < 0 or not self.alive[mover]:
+            self._next_op(f)
+            return False
+        if f[11] == 0:
+            f[11] = 1
+            f[12] = 0
+            f.append(self.pos[mover])
+        done = f[12] >= steps
+        if not done:
+            cur = self.pos[mover]
+            visited = f[_PROG_BASE:]
+            actions = [DIR + d for d in range(8) if STEP[cur][d] >= 0 and STEP[cur][d] not in visited]
+            if not actions:
+                done = True
+            else:
+                if up_to and f[12] >= 1:
+                    actions.append(STOP)
+                if f[1] < 0 and len(actions) > 1:
+                    return self._ask(mover, D_PATH, actions)
+                a = self._take(f) if f[1] >= 0 else actions[0]
+                if a == STOP:
+                    done = True
+                else:
+                    nxt = STEP[cur][a - DIR]
+                    self.pos[mover] = nxt
+                    f.append(nxt)
+                    f[12] += 1
+                    return False
+        moved = f[12] > 0
+        depth = f[8]
+        self._next_op(f)
+        if moved:
+            self.stack.append([F_LAND, -1, 0, mover, depth + 1, 0])
+        return False
+
+    def _op_teleport(self, f: list[int], op: tuple) -> bool:
+        """Subway: to any Wild Space outside the deck's location (L35); no Wild card there this turn."""
+        me = f[ME]
+        if not self.alive[me]:
+            self._next_op(f)
+            return False
+        cells = [c for L in range(4) if L != op[1] for c in self._wild_cells[L] if c != self.pos[me]]
+        if not cells:
+            self._next_op(f)
+            return False
+        if f[1] < 0 and len(cells) > 1:
+            return self._ask(me, D_SQUARE, [CELL + c for c in cells])
+        self.pos[me] = self._take(f) - CELL if f[1] >= 0 else cells[0]
+        depth = f[8]
+        self._next_op(f)
+        self.stack.append([F_LAND, -1, 0, me, depth + 1, 1])
+        return False
+
+    def _op_gossip(self, f: list[int], op: tuple) -> bool:
+        """Town Gossip: everyone else moves 1 square in the chosen direction, all at once (L16)."""
+        me = f[ME]
+        if not self.alive[me]:
+            self._next_op(f)
+            return False
+        if f[1] < 0:
+            return self._ask(me, D_DIRECTION, [DIR + d for d in self._dirs])
+        d = self._take(f) - DIR
+        moved: dict[int, list[int]] = {}
+        for q in self._play_order([q for q in range(self.n) if q != me and self.alive[q]]):
+            nxt = STEP[self.pos[q]][d]
+            if nxt >= 0:  # at the edge: no movement, no landing
+                self.pos[q] = nxt
+                moved.setdefault(nxt, []).append(q)
+        depth = f[8]
+        self._next_op(f)
+        if moved:
+            groups = [depth + 1]
+            for cell, members in moved.items():  # in play order of each square's first arrival
+                groups += [cell, len(members), *members]
+            self.stack.append([F_GROUPS, -1, *groups])
+        return False
+
+    def _op_trap(self, f: list[int], op: tuple) -> bool:
+        """L33: a trap on a chosen square of the location; a second trap card moves it."""
+        me = f[ME]
+        if not self.alive[me]:
+            self._next_op(f)
+            return False
+        if f[1] < 0:
+            return self._ask(me, D_SQUARE, [CELL + c for c in CELLS_IN[op[1]]])
+        self.trap_cell[op[1]] = self._take(f) - CELL
+        self.trap_owner[op[1]] = me
+        self._next_op(f)
+        return False
+
+    def _op_showdown(self, f: list[int], op: tuple) -> bool:
+        """K and V roll; the lower loses 3 HP; ties go to K, or to the Silver character (colour line)."""
+        k, v = f[K], f[V]
+        if not (self.alive[k] and self.alive[v]):
+            self._next_op(f)
+            return False
+        if f[11] < 2:
+            if f[1] < 0:
+                return self._roll(CH_DIE, self.options.die_faces)
+            f[12 + f[11]] = self._take(f)
+            f[11] += 1
+            return False
+        rk, rv = f[12], f[13]
+        if rk == rv:
+            loser = v if op[1] == "K" or self.colors[k] == board.SILVER else k
+        else:
+            loser = v if rk > rv else k
+        self._change(loser, -3)
+        self._next_op(f)
+        self._check_out()
+        return False
+
+    def _op_curfew(self, f: list[int], op: tuple) -> bool:
+        t = f[op[1]]
+        if t >= 0 and self.alive[t]:
+            self.skip[t] = True
+        self._next_op(f)
+        return False
+
+    def _op_thug(self, f: list[int], op: tuple) -> bool:
+        t = f[op[1]]
+        if t >= 0 and self.alive[t]:
+            self.thug[t] += 1
+        self._next_op(f)
+        return False
+
+    # -- copying and serialising ------------------------------------------------------------------
+    def clone(self) -> NeighborhoodState:
+        """An independent copy."""
+        new = NeighborhoodState.__new__(NeighborhoodState)
+        new.options = self.options
+        new.n = self.n
+        new.colors = self.colors
+        new._wild_loc = self._wild_loc
+        new._wild_cells = self._wild_cells
+        new._dirs = self._dirs
+        new._spin = self._spin
+        new.hp = self.hp[:]
+        new.pos = self.pos[:]
+        new.alive = self.alive[:]
+        new.pending = self.pending[:]
+        new.thug = self.thug[:]
+        new.skip = self.skip[:]
+        new.trap_cell = self.trap_cell[:]
+        new.trap_owner = self.trap_owner[:]
+        new.decks = [d.clone() for d in self.decks]
+        new.stack = [f[:] for f in self.stack]
+        new.to_move = self.to_move
+        new.first = self.first
+        new.direction = self.direction
+        new.round = self.round
+        new.turns = self.turns
+        new.started = self.started
+        new.over = self.over
+        new.winner = self.winner
+        new.draw = self.draw[:]
+        new._actor = self._actor
+        new._legal = self._legal
+        new._dkind = self._dkind
+        new._chance = self._chance
+        return new
+
+    _LISTS = ("hp", "pos", "alive", "pending", "thug", "skip", "trap_cell", "trap_owner", "draw")
+    _INTS = ("to_move", "first", "direction", "round", "turns", "winner", "_actor", "_dkind")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of the exact position."""
+        data: dict[str, Any] = {"game": self.game_name, "options": options_to_dict(self.options)}
+        for name in self._LISTS:
+            data[name] = list(getattr(self, name))
+        for name in self._INTS:
+            data[name.lstrip("_")] = getattr(self, name)
+        data["started"] = self.started
+        data["over"] = self.over
+        data["decks"] = [d.to_dict() for d in self.decks]
+        data["stack"] = [f[:] for f in self.stack]
+        data["legal"] = list(self._legal)
+        kind, param = self._chance
+        data["chance"] = [
+            kind,
+            [param[0], list(param[1])]
+            if kind == CH_MOVE
+            else list(param)
+            if isinstance(param, tuple)
+            else param,
+        ]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NeighborhoodState:
+        """Rebuild a state written by :meth:`to_dict`."""
+        state = cls.__new__(cls)
+        state.options = make_options(NeighborhoodOptions, data["options"])
+        state.n = state.options.num_players
+        state.colors = state.options.seat_colors
+        state._set_tables()
+        for name in cls._LISTS:
+            setattr(state, name, list(data[name]))
+        for name in cls._INTS:
+            setattr(state, name, int(data[name.lstrip("_")]))
+        state.started = bool(data["started"])
+        state.over = bool(data["over"])
+        state.decks = [Deck.from_dict(d) for d in data["decks"]]
+        state.stack = [[int(x) for x in f] for f in data["stack"]]
+        state._legal = [int(a) for a in data["legal"]]
+        kind, param = data["chance"]
+        if kind == CH_MOVE:
+            param = (int(param[0]), tuple(param[1]))
+        state._chance = (int(kind), tuple(param) if isinstance(param, list) else param)
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NeighborhoodState) and self.to_dict() == other.to_dict()
+
+    # -- reading the resolution stack -------------------------------------------------------------
+    def current_card(self) -> tuple[int, int, list[int]]:
+        """``(deck, kind, [me, k, v, t])`` of the innermost card being resolved, or ``(-1, -1, [])``."""
+        roles: list[int] = []
+        for frame in reversed(self.stack):
+            if frame[0] == F_PROG:
+                if not roles:
+                    roles = frame[4:8]
+                if frame[9] >= 0:
+                    return frame[9], frame[10], roles
+        return -1, -1, roles
+
+    # -- text -------------------------------------------------------------------------------------
+    def player_name(self, p: int) -> str:
+        """E.g. ``"Purple (player_2)"``."""
+        return f"{COLOR_NAMES[self.colors[p]]} (player_{p})"
+
+    def action_to_string(self, action: int) -> str:
+        """Describe a decision in words, e.g. ``"victim: Yellow (player_3)"``."""
+        mover = self._actor if self._actor >= 0 else 0
+        kind = DECISION_NAMES[self._dkind] if 0 <= self._dkind < NUM_DECISION_KINDS else "action"
+        if CELL <= action < DIR:
+            r, c = divmod(action - CELL, SIZE)
+            return f"{kind}: square ({r}, {c})"
+        if action < DIST:
+            return f"{kind}: {DIRECTION_NAMES[action - DIR]}"
+        if action < PLAYER:
+            return f"{kind}: {action - DIST + 1} square(s)"
+        if action < OPTION_A:
+            return f"{kind}: {self.player_name((mover + action - PLAYER) % self.n)}"
+        names = {OPTION_A: "first option", OPTION_B: "second option", KILLER: "Killer card",
+                 WILD: "Wild card", STOP: "stop here"}  # fmt: skip
+        return f"{kind}: {names.get(action, f'invalid action {action}')}"
+
+    def render_text(self) -> str:
+        """The 15x15 board (``*`` Wild Spaces, ``^`` traps, letters characters) and one line each."""
+        grid = [["." for _ in range(SIZE)] for _ in range(SIZE)]
+        for c in range(NUM_CELLS):
+            if self._wild_loc[c] >= 0:
+                grid[c // SIZE][c % SIZE] = "*"
+        for c in self.trap_cell:
+            if c >= 0:
+                grid[c // SIZE][c % SIZE] = "^"
+        for p in range(self.n):
+            if self.alive[p]:
+                c = self.pos[p]
+                here = grid[c // SIZE][c % SIZE]
+                letter = board.COLOR_LETTERS[self.colors[p]]
+                grid[c // SIZE][c % SIZE] = "+" if here in board.COLOR_LETTERS or here == "+" else letter
+        lines = [" ".join(row) for row in grid]
+        for p in range(self.n):
+            status = f"{self.hp[p]:2d} HP" if self.alive[p] else "out"
+            extra = []
+            if self.pending[p] >= 0:
+                extra.append(f"pending {LOCATION_NAMES[self.pending[p]]} Wild card")
+            if self.skip[p]:
+                extra.append("next turn skipped")
+            if self.thug[p]:
+                extra.append(f"thug {self.thug[p]}")
+            lines.append(f"{self.player_name(p):>22}: {status}" + (f" ({', '.join(extra)})" if extra else ""))
+        if self.over:
+            if self.winner >= 0:
+                lines.append(f"round {self.round}: {self.player_name(self.winner)} wins")
+            else:
+                lines.append(
+                    f"round {self.round}: draw between {', '.join(self.player_name(p) for p in self.draw)}"
+                )
+        else:
+            deck, kind, _ = self.current_card()
+            card = f", resolving {DECKS[deck][kind].name} ({DECK_NAMES[deck]})" if deck >= 0 else ""
+            who = (
+                f"player_{self._actor} to decide ({DECISION_NAMES[self._dkind]})"
+                if self._actor >= 0
+                else "chance"
+            )
+            turn = f"{self.player_name(self.to_move)}'s turn" if self.to_move >= 0 else "turn-order roll"
+            lines.append(f"round {self.round}, {turn}{card}; {who}")
+        return "\n".join(lines)
+
+
+_HANDLERS = (
+    NeighborhoodState._h_setup,
+    NeighborhoodState._h_turn,
+    NeighborhoodState._h_draw,
+    NeighborhoodState._h_prog,
+    NeighborhoodState._h_land,
+    NeighborhoodState._h_multi,
+    NeighborhoodState._h_groups,
+    NeighborhoodState._h_rolloff,
+)
+_OPS = {
+    "hp": NeighborhoodState._op_hp,
+    "steal": NeighborhoodState._op_steal,
+    "area_hp": NeighborhoodState._op_area_hp,
+    "near_hp": NeighborhoodState._op_near_hp,
+    "steal_area": NeighborhoodState._op_steal_area,
+    "choose_player": NeighborhoodState._op_choose_player,
+    "branch": NeighborhoodState._op_branch,
+    "line": NeighborhoodState._op_line,
+    "curve": NeighborhoodState._op_curve,
+    "teleport": NeighborhoodState._op_teleport,
+    "gossip": NeighborhoodState._op_gossip,
+    "trap": NeighborhoodState._op_trap,
+    "showdown": NeighborhoodState._op_showdown,
+    "curfew": NeighborhoodState._op_curfew,
+    "thug": NeighborhoodState._op_thug,
+}

@@ -1,0 +1,306 @@
+"""The gangsi_v0 heuristic (both roles): legal, reproducible, no global RNGs, sensible in scripted
+positions, and better than random play in each role on a fixed set of seeded games.
+
+Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.base import Policy, RandomPolicy
+from agents.heuristic.gangsi import GangsiHeuristic, hunter_move_distance
+from agents.match import play_game
+from agents.registry import make_policy
+from boardenvs import make_game
+from boardenvs.core.state import State
+from boardenvs.gangsi.board import get_maze
+from boardenvs.gangsi.cards import TREASURE_CODES
+from boardenvs.gangsi.rules import (
+    DIR,
+    FACE,
+    KEEP,
+    KYONSHI,
+    PH_CHOOSE,
+    PH_KY_ROLL,
+    PH_OVER,
+    PH_ROLL,
+    REROLL,
+    RESET,
+    STEP,
+    STOP,
+    GangsiOptions,
+    GangsiState,
+)
+
+N, E, S, W = range(4)
+ONE, TWO, THREE, FOUR, ARROW, KY = range(6)
+MAZE = get_maze()
+
+
+def sq(r: int, c: int) -> int:
+    return r * 11 + c
+
+
+def hand(*codes: str) -> int:
+    return sum(1 << TREASURE_CODES.index(code) for code in codes)
+
+
+HANDS = [hand(f"A{j + 1}", f"P{j + 1}", f"O{j + 1}", f"Y{j + 1}", f"G{j + 1}") for j in range(4)]
+
+
+class Recorder(Policy):
+    """Checks every action is legal and logs (player, action); optionally burns global RNG draws."""
+
+    def __init__(self, inner: Policy, log: list, perturb: int | None = None) -> None:
+        super().__init__(seed=0)
+        self.inner = inner
+        self.name = inner.name
+        self.log = log
+        self.perturb = perturb
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset(seed)
+
+    def act(self, state: State) -> int:
+        if self.perturb is not None:
+            self.perturb += 1
+            random.seed(self.perturb)
+            np.random.seed(self.perturb % 2**32)
+            random.random()
+            np.random.random(3)
+        legal = list(state.legal_actions())
+        action = self.inner.act(state)
+        assert action in legal, (action, legal)
+        self.log.append((state.current_player(), action))
+        return action
+
+
+def play_logged(options: dict, specs: list[str], seed: int, perturb: int | None = None):
+    game = make_game("gangsi_v0", **options)
+    log: list = []
+    policies = [Recorder(make_policy(s, "gangsi_v0"), log, perturb) for s in specs]
+    return play_game(game, policies, seed), log
+
+
+def table(n: int = 2, pos=None, ky: int = 0, **options) -> GangsiState:
+    s = GangsiState(GangsiOptions(num_hunters=n, **options))
+    s.hand = HANDS[:n]
+    s.deal = 5 * n
+    s.pos = list(pos)
+    s.maybe = [1 << p for p in pos]
+    s.ky = ky
+    s.phase = PH_OVER
+    return s
+
+
+def hunter_roll(s: GangsiState, piece: int, *faces: int) -> GangsiState:
+    s._start_turn(piece)
+    for f in faces:
+        assert s.phase == PH_ROLL
+        s.apply_action(f)
+    return s
+
+
+def kyonshi_move(s: GangsiState, die_index: int) -> GangsiState:
+    s.acting = -1
+    s.phase = PH_KY_ROLL
+    s._legal = None
+    s.apply_action(die_index)
+    return s
+
+
+# -- legality, reproducibility, no global RNGs --------------------------------------------------------
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_hunters": 2},
+        {"num_hunters": 3},
+        {"num_hunters": 4},
+        {"num_players": 2},
+        {"num_hunters": 3, "hunter_turns": True},
+    ],
+    ids=str,
+)
+def test_heuristic_plays_only_legal_actions_in_both_roles(options):
+    n = make_game("gangsi_v0", **options).num_players
+    lineups = [["heuristic"] * n, ["random"] + ["heuristic"] * (n - 1), ["heuristic"] + ["random"] * (n - 1)]
+    decisions = 0
+    for seed, specs in enumerate(lineups * 2):
+        result, log = play_logged({**options, "max_rounds": 40}, specs, seed)
+        assert result.num_decisions == len(log) > 0
+        assert result.winner is not None
+        decisions += len(log)
+        assert {p for p, _ in log} >= {0, 1}
+    assert decisions > 300
+
+
+def test_same_seed_same_game_and_global_rngs_do_not_matter():
+    specs = ["heuristic", "random", "heuristic", "heuristic"]
+    first, log1 = play_logged({"num_hunters": 3}, specs, seed=7)
+    second, log2 = play_logged({"num_hunters": 3}, specs, seed=7)
+    assert log1 == log2 and first == second
+    _, log3 = play_logged({"num_hunters": 3}, specs, seed=8)
+    assert log3 != log1
+    for offset in (1000, 98765):
+        perturbed, perturbed_log = play_logged({"num_hunters": 3}, specs, seed=7, perturb=offset)
+        assert perturbed_log == log1 and perturbed == first
+
+
+def test_registry_builds_the_heuristic():
+    policy = make_policy("heuristic:danger=3.5", "gangsi_v0", seed=1)
+    assert isinstance(policy, GangsiHeuristic) and policy.danger == 3.5
+
+
+# -- scripted positions: hunters ---------------------------------------------------------------------
+def test_hunter_takes_the_winning_reveal():
+    # hunter_0 needs only G3, the gourd on (5,5); a 1 east from (5,4) wins (K20).
+    s = table(2, pos=[sq(5, 4), sq(0, 0)], ky=sq(9, 9))
+    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
+    s.revealed[0] = hand("A1", "P1", "O1", "Y1")
+    hunter_roll(s, 0, ONE, TWO, THREE, ARROW, FOUR)
+    assert s.phase == PH_CHOOSE
+    for seed in range(3):
+        policy = GangsiHeuristic(seed=seed)
+        action = policy.act(s)
+        assert action == FACE + ONE
+        after = s.clone()
+        after.apply_action(action)
+        assert policy.act(after) == DIR + E
+
+
+def test_hunter_prefers_a_reveal_to_a_plain_move():
+    # From (5,6) a 2 east stops on G4 (5,8), which hunter_3 holds (default hand 3 has G4).
+    s = table(4, pos=[sq(0, 0), sq(0, 10), sq(10, 0), sq(5, 6)], ky=sq(0, 5))
+    hunter_roll(s, 3, TWO, ONE, FOUR, ARROW, ARROW)
+    action = GangsiHeuristic(seed=0).act(s)
+    after = s.clone()
+    after.apply_action(action)
+    after.apply_action(GangsiHeuristic(seed=0).act(after))
+    assert after.revealed[3] == hand("G4")
+
+
+def test_hunter_keeps_out_of_the_kyonshis_reach():
+    # Two equally useless rolls: a 1 east into the Kyonshi's arms on (5,3)/(5,2), or a 1 south away.
+    s = table(2, pos=[sq(5, 0), sq(0, 10)], ky=sq(5, 3))
+    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G2")  # G2 is (5,0) itself: already revealed
+    s.revealed[0] = hand("G2")
+    hunter_roll(s, 0, ONE, KY, KY, KY, KY)
+    assert s.phase == PH_CHOOSE
+    after = s.clone()
+    after.apply_action(GangsiHeuristic(seed=0).act(after))
+    values = {
+        d: GangsiHeuristic()._square_value(after, after.straight_dest(0, sq(5, 0), 1, d)) for d in (E, S)
+    }
+    assert values[S] > values[E]
+
+
+def test_hunter_rerolls_a_useless_roll_with_dice_to_spare_and_resets_with_one_die_left():
+    # hunter_0 on (5,4) needs only G3, one square east on (5,5). Five 2s: every 2 ends farther from
+    # it (in moves) than standing here, and all five dice are free: re-roll (K14).
+    s = table(2, pos=[sq(5, 4), sq(0, 10)], ky=sq(0, 5))
+    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
+    s.revealed[0] = hand("A1", "P1", "O1", "Y1")
+    hunter_roll(s, 0, TWO, TWO, TWO, TWO, TWO)
+    assert s.legal_actions() == [REROLL, FACE + TWO]
+    assert GangsiHeuristic(seed=0).act(s) == REROLL
+    # With two dice left it accepts rather than risk the last ones.
+    s = table(2, pos=[sq(5, 4), sq(0, 10)], ky=sq(0, 5))
+    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
+    s.revealed[0] = hand("A1", "P1", "O1", "Y1")
+    s.aside = 3
+    s._start_turn(0)
+    s.apply_action(KEEP)
+    s.apply_action(TWO)
+    s.apply_action(TWO)
+    assert GangsiHeuristic(seed=0).act(s) == FACE + TWO
+    s = table(2, pos=[sq(5, 0), sq(0, 10)], ky=sq(0, 9))
+    s.aside = 4
+    s._start_turn(0)
+    assert s.legal_actions() == [KEEP, RESET]
+    assert GangsiHeuristic(seed=0).act(s) == RESET
+
+
+def test_hunter_move_distance_counts_moves_not_squares():
+    d = hunter_move_distance(MAZE, False)
+    assert d[sq(5, 0)][sq(5, 10)] == 1  # one arrow east along row 5
+    assert d[sq(5, 0)][sq(5, 4)] == 1
+    assert d[MAZE.entrance][sq(9, 5)] == 1
+
+
+# -- scripted positions: the Kyonshi ---------------------------------------------------------------------
+def test_kyonshi_goes_for_a_revealed_hunter():
+    # hunter_1 just revealed on (5,8): the Kyonshi on (5,5) with 3 steps walks east and catches it.
+    s = table(2, pos=[sq(0, 0), sq(5, 8)], ky=sq(5, 5))
+    s.maybe = [s.maze.full & ~(1 << sq(5, 5)), 1 << sq(5, 8)]
+    kyonshi_move(s, 5)
+    assert s.ky_steps == 3
+    for _ in range(3):
+        if s.current_player() != KYONSHI:
+            break
+        s.apply_action(GangsiHeuristic(seed=0).act(s))
+    assert s.lives[1] == 2 and s.pos[1] == MAZE.coffin
+
+
+def test_kyonshi_stops_rather_than_leaving_a_likely_spot():
+    # Every piece's possibility set is the Kyonshi's own neighbourhood, already searched: stay put.
+    s = table(2, pos=[sq(0, 0), sq(0, 10)], ky=sq(5, 5))
+    s.maybe = [1 << sq(5, 4), 1 << sq(5, 6)]
+    kyonshi_move(s, 0)
+    assert s.ky_steps == 1
+    assert GangsiHeuristic(seed=0).act(s) in (STEP + E, STEP + W)
+    s.maybe = [0, 0]
+    s.lives = [0, 0]
+    assert GangsiHeuristic(seed=0).act(s) == STOP
+
+
+def test_kyonshi_heuristic_reads_no_hidden_information():
+    # Two states that differ only in the hunters' squares and hands: the same choice, every time.
+    game = make_game("gangsi_v0", num_hunters=3, max_rounds=25)
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    compared = 0
+    policy = RandomPolicy(seed=3)
+    while not state.is_terminal() and compared < 40:
+        if state.current_player() < 0:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        if state.current_player() == KYONSHI:
+            other = state.clone()
+            free = [c for c in range(121) if MAZE.enterable[c] and c != state.ky]
+            spots = rng.permutation(free)
+            other.pos = [int(spots[j]) if p >= 0 else -1 for j, p in enumerate(state.pos)]
+            other.hand = [h ^ 0 for h in reversed(state.hand)]
+            assert GangsiHeuristic(seed=5).act(state) == GangsiHeuristic(seed=5).act(other)
+            compared += 1
+        state.apply_action(policy.act(state))
+    assert compared >= 20
+
+
+# -- better than random, in each role ---------------------------------------------------------------------
+def win_count(options: dict, specs: list[str], seat: int, seeds: range) -> int:
+    game = make_game("gangsi_v0", **options)
+    wins = 0
+    for seed in seeds:
+        policies = [make_policy(spec, "gangsi_v0") for spec in specs]
+        wins += play_game(game, policies, seed).winner == seat
+    return wins
+
+
+def test_heuristic_hunter_beats_random_hunter():
+    # Against a random Kyonshi and a random rival: same seeds, the seat-1 hunter heuristic or random.
+    seeds = range(40)
+    heuristic = win_count({"num_hunters": 2}, ["random", "heuristic", "random"], 1, seeds)
+    rand = win_count({"num_hunters": 2}, ["random", "random", "random"], 1, seeds)
+    assert heuristic >= 25 and rand <= 5, (heuristic, rand)
+
+
+def test_heuristic_kyonshi_beats_random_kyonshi():
+    # Against heuristic hunters: the heuristic Kyonshi wins far more often than a random one.
+    seeds = range(30)
+    heuristic = win_count({"num_hunters": 3}, ["heuristic"] + ["heuristic"] * 3, 0, seeds)
+    rand = win_count({"num_hunters": 3}, ["random"] + ["heuristic"] * 3, 0, seeds)
+    assert heuristic >= 25 and rand <= 8, (heuristic, rand)

@@ -1,0 +1,728 @@
+"""gangsi_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, hidden information,
+observations, masks, options, illegal actions and rendering.
+
+Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import boardenvs
+from boardenvs import gangsi_v0
+from boardenvs.core.state import CHANCE, IllegalActionError
+from boardenvs.gangsi.cards import COLOR_MASK, NUM_TREASURES
+from boardenvs.gangsi.rules import (
+    KYONSHI,
+    NUM_HUNTER_ACTIONS,
+    NUM_KYONSHI_ACTIONS,
+    PH_CHOOSE,
+    PH_DIR,
+    GangsiOptions,
+    GangsiState,
+    _bits,
+)
+
+CONFIGS = [
+    {"num_hunters": 2},
+    {"num_hunters": 3},
+    {"num_hunters": 4},
+    {"num_players": 2},
+    {"num_hunters": 3, "hunter_turns": True},
+]
+IDS = ["2h", "3h", "4h", "1ctl", "3h-turns"]
+K_SIZE, H_SIZE = 1499, 1807
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def masked_random(seed: int):
+    rng = np.random.default_rng(seed)
+
+    def choose(mask: np.ndarray, step: int) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return choose
+
+
+def fixed_rule(mask: np.ndarray, step: int) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[(7 * step + 3) % len(legal)])
+
+
+def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
+    """Step ``env`` (reset) to the end; record everything observable."""
+    raw = env.unwrapped
+    record = []
+    step = start_step
+    while env.agents and step - start_step < max_steps:
+        if snapshots is not None:
+            snapshots.append(json.dumps(raw.state_dict()))
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        all_obs = tuple(
+            (env.observe(a)["observation"].tobytes(), env.observe(a)["action_mask"].tobytes())
+            for a in env.possible_agents
+        )
+        action = None if (term or trunc) else choose(obs["action_mask"], step)
+        record.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                obs["action_mask"].tobytes(),
+                float(reward),
+                bool(term),
+                bool(trunc),
+                action,
+                all_obs,
+                dict(raw.rewards),
+                dict(raw._cumulative_rewards),
+                dict(raw.terminations),
+                dict(raw.truncations),
+                json.dumps(raw.game_state.to_dict(), sort_keys=True),
+            )
+        )
+        env.step(action)
+        if between is not None:
+            between(step)
+        step += 1
+    return record
+
+
+def random_rules_game(seed: int, **options):
+    """Every node of a seeded random game on the rules state, with the action taken from it."""
+    rng = np.random.default_rng(seed)
+    state = GangsiState(GangsiOptions(**options))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def json_copy(state: GangsiState) -> GangsiState:
+    return GangsiState.from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def assert_same_state(a: GangsiState, b: GangsiState) -> None:
+    assert a.to_dict() == b.to_dict()
+    assert a == b
+    assert a.current_player() == b.current_player()
+    assert list(a.legal_actions()) == list(b.legal_actions())
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.returns() == b.returns()
+    assert a.is_terminal() == b.is_terminal()
+
+
+def decision_states(seed: int, every: int = 1, **options) -> list[GangsiState]:
+    """Clones of the decision nodes of a random game (every ``every``-th)."""
+    out = []
+    for k, (state, _) in enumerate(random_rules_game(seed, **options)):
+        if state.current_player() >= 0 and k % every == 0:
+            out.append(state.clone())
+    return out
+
+
+# -- PettingZoo conformance -------------------------------------------------------------------------
+@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
+def test_api_test(options):
+    api_test(gangsi_v0.env(**options), num_cycles=300)
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
+def test_seed_test(options):
+    seed_test(lambda: gangsi_v0.env(**options), num_cycles=300)
+
+
+def test_agents_and_spaces_by_role():
+    env = gangsi_v0.env(num_hunters=4)
+    assert env.possible_agents == ["kyonshi", "hunter_0", "hunter_1", "hunter_2", "hunter_3"]
+    assert env.action_space("kyonshi").n == NUM_KYONSHI_ACTIONS == 5
+    assert env.action_space("hunter_2").n == NUM_HUNTER_ACTIONS == 12
+    assert env.observation_space("kyonshi")["observation"].shape == (K_SIZE,)
+    assert env.observation_space("hunter_0")["observation"].shape == (H_SIZE,)
+    assert env.observation_space("kyonshi")["action_mask"].shape == (5,)
+    one = gangsi_v0.env(num_players=2)
+    assert one.possible_agents == ["kyonshi", "hunter_0"]
+    three = gangsi_v0.env(num_players=3)
+    assert three.possible_agents == ["kyonshi", "hunter_0", "hunter_1"]
+
+
+def test_different_seeds_give_different_games_and_same_seed_repeats():
+    games = set()
+    for seed in range(6):
+        env = gangsi_v0.env(num_hunters=2)
+        env.reset(seed=seed)
+        games.add(tuple(r[12] for r in play(env, fixed_rule, max_steps=8)))
+    assert len(games) > 1
+    env = gangsi_v0.env(num_hunters=3)
+    env.reset(seed=11)
+    first = play(env, masked_random(5))
+    env.reset(seed=11)
+    assert play(env, masked_random(5)) == first
+    assert first[-1][4] or first[-1][5]
+
+
+# -- pickling ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4, "hunter_turns": True}])
+def test_pickled_env_plays_the_same(options):
+    options = {**options, "max_rounds": 20}
+    env = gangsi_v0.env(**options)
+    env.reset(seed=3)
+    play(env, fixed_rule, max_steps=10)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.unwrapped.game.options == env.unwrapped.game.options
+    env.reset(seed=21)
+    copy.reset(seed=21)
+    a = play(env, masked_random(8))
+    assert a == play(copy, masked_random(8))
+    assert len(a) > 20
+    state = env.unwrapped.game_state
+    assert pickle.loads(pickle.dumps(state)) == state
+
+
+# -- clones and dict round trips ----------------------------------------------------------------------
+@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
+def test_clone_and_dict_round_trip_play_on_identically(options):
+    followers: list[tuple[GangsiState, int]] = []
+    nodes = 0
+    for step, (state, action) in enumerate(random_rules_game(7, max_rounds=20, **options)):
+        assert_same_state(state.clone(), state)
+        assert_same_state(json_copy(state), state)
+        for follower, _ in followers:
+            assert_same_state(follower, state)
+        if step % 11 == 0:
+            followers += [(state.clone(), step), (json_copy(state), step)]
+        if action is None:
+            break
+        for follower, _ in followers:
+            follower.apply_action(action)
+        followers = [(f, born) for f, born in followers if step - born < 60]
+        nodes += 1
+    assert state.is_terminal() and nodes > 100
+
+
+def test_mutating_a_copy_leaves_the_original_alone():
+    side = np.random.default_rng(99)
+    for step, (state, _action) in enumerate(random_rules_game(4, num_hunters=3, max_rounds=15)):
+        if step % 23:
+            continue
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        legal_before = list(state.legal_actions())
+        for copy in (state.clone(), json_copy(state)):
+            while not copy.is_terminal():
+                if copy.is_chance_node():
+                    copy.apply_action(copy.sample_chance(side))
+                else:
+                    legal = copy.legal_actions()
+                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            copy.pos[0] = 3
+            copy.hand[1] = 0
+            copy.faces[2] = 4
+            copy.maybe[0] = 1
+            copy.lives[2] = 0
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+        assert list(state.legal_actions()) == legal_before
+        data = state.to_dict()
+        data["pos"][0] = 5
+        data["maybe"][1] = 0
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+# -- whole-env snapshots ------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4}, {"num_players": 2}], ids=str)
+def test_env_state_dict_round_trip(options):
+    options = {**options, "max_rounds": 20}
+    env = gangsi_v0.raw_env(**options)
+    env.reset(seed=5)
+    snapshots: list[str] = []
+    full = play(env, fixed_rule, snapshots=snapshots)
+    total = len(full)
+    assert full[-1][4] and total > 50
+    for i in sorted({0, 1, 17, total // 3, total // 2, total - 2, total - 1}):
+        snapshot = json.loads(snapshots[i])
+        fresh = gangsi_v0.raw_env(**options)
+        fresh.load_state_dict(snapshot)
+        assert json.dumps(fresh.state_dict()) == snapshots[i]
+        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
+        assert fresh.agents == []
+    used = gangsi_v0.raw_env(**options)
+    used.reset(seed=1234)
+    play(used, masked_random(0), max_steps=9)
+    used.load_state_dict(json.loads(snapshots[17]))
+    assert play(used, fixed_rule, start_step=17) == full[17:]
+
+
+def test_state_dict_of_other_options_is_refused():
+    env = gangsi_v0.raw_env(num_hunters=2)
+    env.reset(seed=0)
+    other = gangsi_v0.raw_env(num_hunters=3)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="options"):
+        other.load_state_dict(env.state_dict())
+
+
+# -- observe() is pure ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_hunters": 3}, {"num_players": 2, "hunter_turns": True}], ids=str)
+def test_observe_has_no_side_effects(options):
+    env = gangsi_v0.raw_env(**options)
+    env.reset(seed=5)
+    choose = masked_random(6)
+    step = 0
+    while env.agents and step < 600:
+        state = env.game_state
+        before_state = json.dumps(state.to_dict(), sort_keys=True)
+        before_rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+        reference = {a: env.observe(a) for a in env.possible_agents}
+        orders = (
+            list(itertools.permutations(env.possible_agents))
+            if step % 50 == 0
+            else [env.possible_agents, env.possible_agents[::-1]]
+        )
+        for order in orders:
+            for agent in order:
+                obs = env.observe(agent)
+                assert np.array_equal(obs["observation"], reference[agent]["observation"])
+                assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
+        assert json.dumps(state.to_dict(), sort_keys=True) == before_state
+        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == before_rng
+        _, _, term, trunc, _ = env.last()
+        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
+        step += 1
+    assert step > 100
+
+
+# -- global generators do not matter ---------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4, "hunter_turns": True}], ids=str)
+def test_global_rng_perturbation_does_not_change_play(options):
+    def perturb(step: int) -> None:
+        random.random()
+        np.random.rand(3)
+        if step % 5 == 0:
+            random.seed(step)
+            np.random.seed(step)
+
+    options = {**options, "max_rounds": 15}
+    random.seed(1)
+    np.random.seed(1)
+    calm = gangsi_v0.env(**options)
+    calm.reset(seed=17)
+    calm_record = play(calm, masked_random(2))
+    calm.reset()
+    calm_record += play(calm, masked_random(3))
+    random.seed(12345)
+    np.random.seed(54321)
+    shaken = gangsi_v0.env(**options)
+    shaken.reset(seed=17)
+    shaken_record = play(shaken, masked_random(2), between=perturb)
+    perturb(0)
+    shaken.reset()
+    shaken_record += play(shaken, masked_random(3), between=perturb)
+    assert calm_record == shaken_record
+
+
+# -- masks and observations ----------------------------------------------------------------------------
+@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
+def test_masks_and_observation_bounds(options):
+    for wrapped in (False, True):
+        env = (gangsi_v0.env if wrapped else gangsi_v0.raw_env)(**options)
+        env.reset(seed=10 + wrapped)
+        choose = masked_random(1)
+        step = 0
+        phases = set()
+        while env.agents and step < 500:
+            state = env.unwrapped.game_state
+            acting = env.agent_selection
+            _, _, term, trunc, _ = env.last()
+            for agent in env.possible_agents:
+                obs = env.observe(agent)
+                space = env.observation_space(agent)
+                o, mask = obs["observation"], obs["action_mask"]
+                assert o.dtype == np.float32 and o.shape == space["observation"].shape
+                assert np.all(o >= 0.0) and np.all(o <= 1.0)
+                assert mask.dtype == np.int8 and mask.shape == (env.action_space(agent).n,)
+                assert space.contains(obs)
+                if agent == acting and not (term or trunc):
+                    assert list(np.flatnonzero(mask)) == list(state.legal_actions())
+                    assert mask.any()
+                    phases.add(state.phase)
+                else:
+                    assert not mask.any()
+            env.step(None if (term or trunc) else choose(env.observe(acting)["action_mask"], step))
+            step += 1
+        assert {PH_CHOOSE, PH_DIR} <= phases
+
+
+def test_observation_layout_of_both_roles():
+    game = gangsi_v0.GangsiGame(num_hunters=3)
+    s = game.new_initial_state()
+    s.hand = [
+        sum(1 << t for t in (0, 5, 10, 15, 19)),
+        sum(1 << t for t in (1, 6, 11, 16, 20)),
+        sum(1 << t for t in (2, 7, 12, 17, 21)),
+    ]
+    s.deal = 15
+    s.pos = [60, 30, 115]
+    s.maybe = [(1 << 60) | (1 << 61), 1 << 30, 1 << 115]
+    s.ky = 80
+    s.revealed = [1, 0, 0]
+    s.acting = 1
+    s.phase = PH_CHOOSE
+    s.faces = [1, 0, 2, 0, 1]
+    s.aside = 1
+    s._legal = None
+    h1 = game.observe(s, 2)  # hunter_1 is "me": slot 0 is piece 1, slot 1 piece 2, slot 2 piece 0
+    assert h1[7 * 121 + 30] == 1.0 and h1[8 * 121 + 115] == 1.0 and h1[9 * 121 + 60] == 1.0
+    assert h1[6 * 121 + 80] == 1.0
+    needed = {c for c in range(121) if h1[5 * 121 + c]}
+    assert len(needed) == 5
+    slot0, slot2 = 1573, 1573 + 100
+    assert h1[slot0] == 1.0 and h1[slot0 + 49] == 1.0  # alive, acting
+    assert h1[slot0 + 2 + 23 + 1] == 1.0  # my card 1 (A2), unrevealed, in hand
+    assert h1[slot2 + 2 + 0] == 1.0  # piece 0 revealed A1
+    assert not h1[slot2 + 25 : slot2 + 48].any()  # piece 0's hand is hidden
+    assert h1[1774 + PH_CHOOSE] == 1.0
+    assert list(h1[1782:1787]) == pytest.approx([0.2, 0.0, 0.4, 0.0, 0.2])
+    assert h1[1787 + 1] == 1.0 and h1[1803 + 1] == 1.0
+    k = game.observe(s, KYONSHI)
+    assert k[6 * 121 + 80] == 1.0
+    assert {c for c in range(121) if k[7 * 121 + c]} == {60, 61}
+    assert {c for c in range(121) if k[8 * 121 + c]} == {30}
+    assert k[1331 + 35 * 1 + 26] == 1.0  # piece 1 acting
+    assert k[1331 + 2] == 1.0  # piece 0 revealed A1
+    assert k[1331 + 34] == pytest.approx(2 / 121)
+    assert k[1472 + PH_CHOOSE] == 1.0 and k[1480 + 1] == 1.0
+
+
+# -- hidden information --------------------------------------------------------------------------------------
+def hide_variant(state: GangsiState, rng: np.random.Generator, keep_hand_of: set[int]) -> GangsiState:
+    """The same public position with hidden parts changed: the unrevealed cards of the pieces not in
+    ``keep_hand_of`` redealt at random (other cards of the same colour, possibly undealt ones)."""
+    v = state.clone()
+    known = 0
+    for j in range(v.n):
+        known |= v.revealed[j]
+        if j in keep_hand_of:
+            known |= v.hand[j]
+    for cmask in COLOR_MASK:
+        needy = [j for j in range(v.n) if j not in keep_hand_of and not v.revealed[j] & cmask]
+        pool = _bits(cmask & ~known)
+        picks = rng.permutation(pool)[: len(needy)]
+        for j, card in zip(needy, picks, strict=True):
+            v.hand[j] = (v.hand[j] & ~cmask) | 1 << int(card)
+    v._legal = None
+    return v
+
+
+def move_hunters(state: GangsiState, rng: np.random.Generator) -> GangsiState:
+    """Hunters moved elsewhere (any free squares), a move in progress and the roll changed."""
+    v = state.clone()
+    free = [c for c in range(121) if v.maze.enterable[c] and c != v.ky]
+    spots = rng.permutation(free)
+    for j in range(v.n):
+        if v.pos[j] >= 0:
+            v.pos[j] = int(spots[j])
+    v.excluded = [int(rng.integers(1 << NUM_TREASURES)) for _ in range(v.n)]
+    if v.phase == PH_DIR and v.cur >= 0:
+        v.cur = int(spots[-1])
+        v.visited = 1 << v.cur
+    v.faces = [int(x) for x in rng.permutation(v.faces)]
+    v._legal = None
+    return v
+
+
+@pytest.mark.parametrize("options", [{"num_hunters": 4}, {"num_hunters": 2, "hunter_turns": True}], ids=str)
+def test_kyonshi_observation_ignores_hunter_squares_hands_and_rolls(options):
+    game = gangsi_v0.GangsiGame(**options)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for s in decision_states(3, every=3, max_rounds=25, **options):
+        for variant in (
+            move_hunters(s, rng),
+            hide_variant(s, rng, set()),
+            hide_variant(move_hunters(s, rng), rng, set()),
+        ):
+            assert np.array_equal(game.observe(s, KYONSHI), game.observe(variant, KYONSHI))
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("options", [{"num_hunters": 4}, {"num_hunters": 3}, {"num_hunters": 2}], ids=str)
+def test_hunter_observation_ignores_other_hands(options):
+    game = gangsi_v0.GangsiGame(**options)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for s in decision_states(4, every=3, max_rounds=25, **options):
+        for player in range(1, game.num_players):
+            mine = set(s.pieces_of(player))
+            variant = hide_variant(s, rng, mine)
+            assert np.array_equal(game.observe(s, player), game.observe(variant, player))
+            checked += 1
+    assert checked > 100
+
+
+def test_what_an_agent_may_know_does_change_its_observation():
+    game = gangsi_v0.GangsiGame(num_hunters=3)
+    rng = np.random.default_rng(2)
+    s = decision_states(5, every=1, max_rounds=25, num_hunters=3)[40]
+    base = {p: game.observe(s, p) for p in range(4)}
+    # Hunters see every hunter's square: moving them changes every hunter's view.
+    moved = move_hunters(s, rng)
+    for p in range(1, 4):
+        assert not np.array_equal(base[p], game.observe(moved, p))
+    # A hunter sees its own hand: a redeal of piece 0's cards changes hunter_0's view only.
+    others = hide_variant(s, rng, {1, 2})
+    assert others.hand[0] != s.hand[0]
+    assert not np.array_equal(base[1], game.observe(others, 1))
+    assert np.array_equal(base[2], game.observe(others, 2))
+    assert np.array_equal(base[KYONSHI], game.observe(others, KYONSHI))
+    # The Kyonshi sees public facts: its square, the possibility sets, reveals, tokens, dice aside.
+    for field, value in (
+        ("ky", (s.ky + 1) % 121),
+        ("maybe", [1] * 3),
+        ("revealed", [1, 0, 0]),
+        ("aside", (s.aside + 1) % 6),
+        ("tokens", s.tokens + 1),
+    ):
+        v = s.clone()
+        setattr(v, field, value)
+        assert not np.array_equal(base[KYONSHI], game.observe(v, KYONSHI)), field
+
+
+def test_env_observations_of_hidden_variants_match():
+    env_a, env_b = (
+        gangsi_v0.raw_env(num_hunters=3, max_rounds=25),
+        gangsi_v0.raw_env(num_hunters=3, max_rounds=25),
+    )
+    env_a.reset(seed=0)
+    env_b.reset(seed=0)
+    rng = np.random.default_rng(3)
+    s = decision_states(8, every=1, max_rounds=25, num_hunters=3)[60]
+    for variant, same in (
+        (move_hunters(s, rng), ["kyonshi"]),
+        (hide_variant(s, rng, {0}), ["kyonshi", "hunter_0"]),
+    ):
+        for env, st in ((env_a, s), (env_b, variant)):
+            snap = env.state_dict()
+            snap["state"] = st.to_dict()
+            snap["agent_selection"] = env.possible_agents[st.current_player()]
+            env.load_state_dict(snap)
+        for agent in same:
+            assert np.array_equal(env_a.observe(agent)["observation"], env_b.observe(agent)["observation"])
+
+
+def test_no_deck_order_is_stored():
+    s = GangsiState(GangsiOptions(num_hunters=2))
+    assert set(s.to_dict()) == {
+        "game", "options", "pos", "lives", "ky", "tokens", "hand", "revealed", "excluded", "deal",
+        "aside", "to_roll", "faces", "rerolls", "acting", "phase", "face", "steps", "cur", "visited",
+        "ky_steps", "interrupt", "round", "winner", "truncated", "maybe", "since", "last_face",
+    }  # fmt: skip
+    # Each card is dealt at a chance node, uniformly among the cards of its colour still undealt.
+    assert s.chance_outcomes() == [(k, pytest.approx(0.2)) for k in range(5)]
+
+
+# -- determinize ------------------------------------------------------------------------------------------
+def check_hands(state: GangsiState) -> None:
+    seen = 0
+    for h in state.hand:
+        assert [bin(h & m).count("1") for m in COLOR_MASK] == [1] * 5
+        assert not seen & h
+        seen |= h
+
+
+@pytest.mark.parametrize("options", [{"num_hunters": 4}, {"num_hunters": 2, "hunter_turns": True}], ids=str)
+def test_determinize_depends_only_on_what_the_player_knows(options):
+    rng = np.random.default_rng(9)
+    game = gangsi_v0.GangsiGame(**options)
+    for s in decision_states(6, every=9, max_rounds=25, **options):
+        # The Kyonshi: positions from the public sets, all hidden cards redealt.
+        variant = hide_variant(move_hunters(s, rng), rng, set())
+        variant.maybe = s.maybe[:]
+        a = s.determinize(KYONSHI, np.random.default_rng(5))
+        b = variant.determinize(KYONSHI, np.random.default_rng(5))
+        assert a.to_dict() == b.to_dict()
+        assert np.array_equal(game.observe(a, KYONSHI), game.observe(s, KYONSHI))
+        check_hands(a)
+        m = a.maze
+        taken = [p for p in a.pos if p >= 0 and p not in (m.entrance, m.coffin)]
+        assert len(taken) == len(set(taken)) and a.ky not in taken
+        for j, p in enumerate(a.pos):
+            assert (p < 0) == (s.pos[j] < 0)
+            if p >= 0:
+                assert a.maybe[j] >> p & 1
+            assert a.revealed[j] == s.revealed[j] and a.revealed[j] & ~a.hand[j] == 0
+        # A hunter: own hand and every square kept; other unrevealed cards redealt.
+        for player in range(1, game.num_players):
+            mine = set(s.pieces_of(player))
+            variant = hide_variant(s, rng, mine)
+            a = s.determinize(player, np.random.default_rng(6))
+            b = variant.determinize(player, np.random.default_rng(6))
+            assert a.to_dict() == b.to_dict()
+            assert a.pos == s.pos and [a.hand[j] for j in mine] == [s.hand[j] for j in mine]
+            check_hands(a)
+            for j in range(a.n):
+                assert not a.hand[j] & a.excluded[j] & ~a.revealed[j]
+            assert np.array_equal(game.observe(a, player), game.observe(s, player))
+            # The sample plays on.
+            assert list(a.legal_actions()) == list(s.legal_actions())
+
+
+def test_determinize_varies_with_the_generator():
+    s = next(
+        s
+        for s in decision_states(2, every=1, max_rounds=25, num_hunters=4)
+        if s.round > 3 and all(bin(m).count("1") > 1 for m in s.maybe if m)
+    )
+    kyonshi = {json.dumps(s.determinize(KYONSHI, np.random.default_rng(k)).pos) for k in range(20)}
+    hands = {tuple(s.determinize(1, np.random.default_rng(k)).hand) for k in range(20)}
+    assert len(kyonshi) > 1 and len(hands) > 1
+
+
+# -- construction by name, options, illegal actions ---------------------------------------------------------
+def test_make_is_the_same_as_env():
+    by_name = boardenvs.make("gangsi_v0", num_hunters=3)
+    direct = gangsi_v0.env(num_hunters=3)
+    assert type(by_name) is type(direct)
+    by_name.reset(seed=4)
+    direct.reset(seed=4)
+    assert play(by_name, masked_random(0)) == play(direct, masked_random(0))
+    assert type(boardenvs.make("gangsi_v0", raw=True)) is gangsi_v0.raw_env
+    assert isinstance(boardenvs.make_game("gangsi_v0", num_players=4), gangsi_v0.GangsiGame)
+    assert boardenvs.make_game("gangsi_v0", num_players=4).num_players == 4
+
+
+@pytest.mark.parametrize(
+    "factory", [gangsi_v0.env, gangsi_v0.raw_env, lambda **kw: boardenvs.make("gangsi_v0", **kw)]
+)
+def test_unknown_and_bad_options_raise(factory):
+    for bad, match in (
+        ({"num_huntres": 3}, "num_huntres"),
+        ({"num_hunters": 5}, "num_hunters"),
+        ({"num_players": 6}, "num_players"),
+        ({"hunter_turns": "yes"}, "hunter_turns"),
+        ({"kyonshi_die": ()}, "kyonshi_die"),
+        ({"kyonshi_die": (1, 2, 99)}, "kyonshi_die"),
+        ({"max_rounds": 0}, "max_rounds"),
+        ({"round_cap": "draw"}, "round_cap"),
+        ({"hunter_win_rewards": "all"}, "hunter_win_rewards"),
+        ({"one_controller": True, "num_hunters": 3}, "one_controller"),
+        ({"maze": ("+---+",)}, "maze"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            factory(**bad)
+
+
+def test_illegal_action_through_wrapped_env_loses_the_game():
+    env = gangsi_v0.env(num_hunters=3)
+    env.reset(seed=2)
+    for step in range(7):
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    offender = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        env.step(None)
+    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
+def test_illegal_action_on_raw_env_raises_naming_it():
+    env = gangsi_v0.raw_env(num_hunters=2)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[-1])
+    before = env.game_state.to_dict()
+    with pytest.raises(IllegalActionError, match=str(illegal)):
+        env.step(illegal)
+    assert env.game_state.to_dict() == before
+
+
+# -- rewards and eliminations through the env ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_hunters": 2},
+        {"num_hunters": 4},
+        {"num_players": 2},
+        {"num_hunters": 3, "hunter_win_rewards": "others_zero"},
+    ],
+    ids=str,
+)
+def test_env_rewards_sum_and_eliminated_agents_finish_early(options):
+    eliminated_seen = 0
+    for game in range(12):
+        env = gangsi_v0.env(max_rounds=30, **options)
+        env.reset(seed=300 + game)
+        rng = np.random.default_rng(game)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            agent = env.agent_selection
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            if term and env.unwrapped.game_state.phase != 7:
+                eliminated_seen += 1  # done while the game goes on (K25)
+                assert reward == -1.0 or totals[agent] == -1.0
+            env.step(None if (term or trunc) else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        state = env.unwrapped.game_state
+        assert totals == dict(zip(env.possible_agents, state.returns(), strict=True))
+        assert sorted(totals.values())[-1] == 1.0
+    if options.get("hunter_win_rewards") is None and options.get("num_hunters", 2) == 4:
+        assert eliminated_seen > 0
+
+
+# -- rendering ----------------------------------------------------------------------------------------------
+def test_ansi_render():
+    env = gangsi_v0.env(num_hunters=3, render_mode="ansi")
+    env.reset(seed=1)
+    for step in range(30):
+        text = env.render()
+        assert isinstance(text, str)
+        assert "kyonshi at" in text and "hunter_2 at" in text and "EN" in text
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    assert "round" in env.render()
+    assert env.unwrapped.game_state.current_player() != CHANCE
+
+
+# -- the hunters' perspective -------------------------------------------------------------------------------
+def rotate_pieces(state: GangsiState) -> GangsiState:
+    """The same position with piece ``j``'s everything moved to piece ``j + 1`` (mod the count)."""
+    v = state.clone()
+    n = v.n
+    for name in ("pos", "lives", "hand", "revealed", "excluded", "maybe", "since", "last_face"):
+        values = getattr(state, name)
+        setattr(v, name, [values[(j - 1) % n] for j in range(n)])
+    if state.acting >= 0:
+        v.acting = (state.acting + 1) % n
+    v._legal = None
+    return v
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_hunter_observations_are_relative_to_the_observer(n):
+    game = gangsi_v0.GangsiGame(num_hunters=n)
+    checked = 0
+    states = [s for seed in range(3) for s in decision_states(seed, every=2, max_rounds=20, num_hunters=n)]
+    for s in states[:60]:
+        turned = rotate_pieces(s)
+        for j in range(n):
+            a = game.observe(s, 1 + j)
+            b = game.observe(turned, 1 + (j + 1) % n)
+            assert np.array_equal(a, b)
+        # Not trivially equal: the same seat sees another picture after the rotation.
+        assert not np.array_equal(game.observe(s, 1), game.observe(turned, 1))
+        checked += 1
+    assert checked > 25

@@ -1,0 +1,534 @@
+"""lost_city_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks, rendering.
+
+Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import boardenvs
+from boardenvs import lost_city_v0
+from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
+from boardenvs.lost_city import characters as ch
+from boardenvs.lost_city.cards import CARD_COUNTS, HEALTH_10, SPECIAL
+from boardenvs.lost_city.env import SEAT_FEATURES, observation_size
+from boardenvs.lost_city.rules import (
+    ATTACK,
+    END,
+    NUM_ACTIONS,
+    P_MOVE,
+    STAY,
+    LostCityOptions,
+    LostCityState,
+)
+
+COUNTS = [2, 4, 7]
+OBS_SIZE = 1400
+SEATS = 8 * 144
+GLOB = SEATS + 7 * SEAT_FEATURES
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def masked_random(seed: int):
+    rng = np.random.default_rng(seed)
+
+    def choose(mask: np.ndarray, step: int) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return choose
+
+
+def fixed_rule(mask: np.ndarray, step: int) -> int:
+    """Deterministic and generator-free; prefers attacking (lowest non-move ids) to keep games short."""
+    legal = np.flatnonzero(mask)
+    fights = legal[(legal >= ATTACK) & (legal < END)]
+    if len(fights):
+        return int(fights[step % len(fights)])
+    return int(legal[(7 * step + 3) % len(legal)])
+
+
+def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
+    """Step ``env`` (already reset) through dead steps to the end; record everything observable."""
+    raw = env.unwrapped
+    record = []
+    step = start_step
+    while env.agents and step - start_step < max_steps:
+        if snapshots is not None:
+            snapshots.append(json.dumps(raw.state_dict()))
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        action = None if (term or trunc) else choose(obs["action_mask"], step)
+        record.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                obs["action_mask"].tobytes(),
+                float(reward),
+                bool(term),
+                bool(trunc),
+                action,
+                dict(raw._cumulative_rewards),
+                dict(raw.terminations),
+                json.dumps(raw.game_state.to_dict(), sort_keys=True),
+            )
+        )
+        env.step(action)
+        if between is not None:
+            between(step)
+        step += 1
+    return record
+
+
+def random_rules_game(n: int, seed: int, **options):
+    """Every node of a seeded random game on the rules state, with the action taken from it."""
+    rng = np.random.default_rng(seed)
+    state = LostCityState(LostCityOptions(num_players=n, **options))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def json_copy(state: LostCityState) -> LostCityState:
+    return LostCityState.from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def assert_same_state(a: LostCityState, b: LostCityState) -> None:
+    assert a.to_dict() == b.to_dict()
+    assert a == b
+    assert a.current_player() == b.current_player()
+    assert list(a.legal_actions()) == list(b.legal_actions())
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.returns() == b.returns()
+    assert [a.is_out(p) for p in range(a.n)] == [b.is_out(p) for p in range(b.n)]
+
+
+def rotate_dict(data: dict, n: int) -> dict:
+    """The same position with every seat's character moved to the next seat (seat references too)."""
+    out = json.loads(json.dumps(data))
+    for key in ("char", "hp", "pos", "held", "burn", "skip", "ctrl_turns", "shield_turns"):
+        out[key] = [data[key][(p - 1) % n] for p in range(n)]
+    for key in ("ctrl", "shield_by"):
+        out[key] = [(data[key][(p - 1) % n] + 1) % n if data[key][(p - 1) % n] >= 0 else -1 for p in range(n)]
+    for key in ("to_move", "first"):
+        out[key] = (data[key] + 1) % n
+    out["target"] = (data["target"] + 1) % n if data["target"] >= 0 else -1
+    out["outcome"] = sorted((p + 1) % n for p in data["outcome"])
+    return out
+
+
+# -- PettingZoo conformance -------------------------------------------------------------------------
+@pytest.mark.parametrize("n", COUNTS)
+def test_api_test(n):
+    api_test(lost_city_v0.env(num_players=n), num_cycles=300)
+
+
+@pytest.mark.parametrize("n", COUNTS)
+def test_seed_test(n):
+    seed_test(lambda: lost_city_v0.env(num_players=n), num_cycles=300)
+
+
+def test_seed_test_fixed_characters_and_seat0():
+    seed_test(
+        lambda: lost_city_v0.env(num_players=3, characters=["Jamie", "Rob", "Josh"], first_player="seat0"),
+        num_cycles=200,
+    )
+
+
+def test_reset_with_same_seed_repeats_the_game_and_other_seeds_differ():
+    env = lost_city_v0.env(num_players=3)
+    env.reset(seed=11)
+    first = play(env, masked_random(5))
+    env.reset(seed=11)
+    assert play(env, masked_random(5)) == first
+    assert first[-1][4]
+    starts = set()
+    for seed in range(8):
+        env.reset(seed=seed)
+        starts.add(json.dumps(env.unwrapped.game_state.to_dict(), sort_keys=True))
+    assert len(starts) > 1
+
+
+# -- pickling ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 7])
+def test_pickled_env_plays_the_same(n):
+    env = lost_city_v0.env(num_players=n, max_rounds=40)
+    env.reset(seed=3)
+    play(env, fixed_rule, max_steps=10)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.unwrapped.game.options == env.unwrapped.game.options
+    env.reset(seed=21)
+    copy.reset(seed=21)
+    original = play(env, masked_random(8))
+    assert play(copy, masked_random(8)) == original
+    assert len(original) > 20
+
+
+# -- clones and dict round trips --------------------------------------------------------------------
+@pytest.mark.parametrize("n", COUNTS)
+def test_clone_and_dict_round_trip_play_on_identically(n):
+    followers: list[tuple[LostCityState, int]] = []
+    nodes = 0
+    for step, (state, action) in enumerate(random_rules_game(n, seed=n, max_rounds=30)):
+        assert_same_state(state.clone(), state)
+        assert_same_state(json_copy(state), state)
+        for follower, _ in followers:
+            assert_same_state(follower, state)
+        if step % 17 == 0:
+            followers += [(state.clone(), step), (json_copy(state), step)]
+        if action is None:
+            break
+        for follower, _ in followers:
+            follower.apply_action(action)
+        followers = [(f, born) for f, born in followers if step - born < 40]
+        nodes += 1
+    assert state.is_terminal() and nodes > 50
+
+
+def test_mutating_a_copy_leaves_the_original_alone():
+    side = np.random.default_rng(99)
+    for step, (state, _action) in enumerate(random_rules_game(4, seed=4, max_rounds=40)):
+        if step % 23:
+            continue
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        legal_before = list(state.legal_actions())
+        for copy in (state.clone(), json_copy(state)):
+            while not copy.is_terminal():
+                if copy.is_chance_node():
+                    copy.apply_action(copy.sample_chance(side))
+                else:
+                    legal = copy.legal_actions()
+                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            copy.hp[0] = 7
+            copy.pos[1] = 3
+            copy.deck.discard(0)
+            copy.deck.unseen[1] += 3
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+        assert list(state.legal_actions()) == legal_before
+        data = state.to_dict()
+        data["hp"][0] = 5
+        data["deck"]["unseen"][0] = 99
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+# -- whole-env snapshots ----------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 4])
+def test_env_state_dict_round_trip(n):
+    options = {"num_players": n, "max_rounds": 30}
+    env = lost_city_v0.raw_env(**options)
+    env.reset(seed=n)
+    snapshots: list[str] = []
+    full = play(env, fixed_rule, snapshots=snapshots)
+    total = len(full)
+    assert full[-1][4] and total > 30
+    for i in sorted({0, 1, 17, total // 2, total - n - 1, total - 1}):
+        snapshot = json.loads(snapshots[i])
+        fresh = lost_city_v0.raw_env(**options)
+        fresh.load_state_dict(snapshot)
+        assert json.dumps(fresh.state_dict()) == snapshots[i]
+        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
+    used = lost_city_v0.raw_env(**options)
+    used.reset(seed=1234)
+    play(used, masked_random(0), max_steps=9)
+    used.load_state_dict(json.loads(snapshots[17]))
+    assert play(used, fixed_rule, start_step=17) == full[17:]
+    other = lost_city_v0.raw_env(num_players=n, max_rounds=31)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="options"):
+        other.load_state_dict(env.state_dict())
+
+
+# -- observe() is pure; global generators do not matter -----------------------------------------------
+@pytest.mark.parametrize("n", [2, 7])
+def test_observe_has_no_side_effects(n):
+    env = lost_city_v0.raw_env(num_players=n, max_rounds=40)
+    env.reset(seed=5)
+    choose = masked_random(6)
+    step = 0
+    while env.agents:
+        before = json.dumps(env.game_state.to_dict(), sort_keys=True)
+        rng_before = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+        books = (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards))
+        reference = {a: env.observe(a) for a in env.possible_agents}
+        for order in (env.possible_agents, env.possible_agents[::-1]):
+            for agent in order:
+                obs = env.observe(agent)
+                assert np.array_equal(obs["observation"], reference[agent]["observation"])
+                assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
+        assert json.dumps(env.game_state.to_dict(), sort_keys=True) == before
+        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == rng_before
+        assert (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards)) == books
+        _, _, term, trunc, _ = env.last()
+        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
+        step += 1
+    assert step > 50
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_global_rng_perturbation_does_not_change_play(n):
+    def perturb(step: int) -> None:
+        random.random()
+        np.random.rand(3)
+        if step % 5 == 0:
+            random.seed(step)
+            np.random.seed(step)
+
+    random.seed(1)
+    np.random.seed(1)
+    calm = lost_city_v0.env(num_players=n, max_rounds=40)
+    calm.reset(seed=17)
+    calm_record = play(calm, masked_random(2))
+    calm.reset()
+    calm_record += play(calm, masked_random(3))
+    random.seed(12345)
+    np.random.seed(54321)
+    shaken = lost_city_v0.env(num_players=n, max_rounds=40)
+    shaken.reset(seed=17)
+    shaken_record = play(shaken, masked_random(2), between=perturb)
+    perturb(0)
+    shaken.reset()
+    shaken_record += play(shaken, masked_random(3), between=perturb)
+    assert calm_record == shaken_record
+
+
+# -- masks and observations -------------------------------------------------------------------------
+@pytest.mark.parametrize("n", COUNTS)
+def test_masks_and_observation_bounds(n):
+    for wrapped in (False, True):
+        env = (lost_city_v0.env if wrapped else lost_city_v0.raw_env)(num_players=n, max_rounds=40)
+        env.reset(seed=n * 10 + wrapped)
+        choose = masked_random(1)
+        step = 0
+        while env.agents:
+            state = env.unwrapped.game_state
+            acting = env.agent_selection
+            _, _, term, trunc, _ = env.last()
+            for agent in env.possible_agents:
+                obs = env.observe(agent)
+                mask, observation = obs["action_mask"], obs["observation"]
+                assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+                assert observation.dtype == np.float32 and observation.shape == (OBS_SIZE,)
+                assert observation.min() >= 0.0 and observation.max() <= 1.0
+                assert env.observation_space(agent).contains(obs)
+                if agent == acting and not (term or trunc):
+                    assert state.current_player() == env.possible_agents.index(agent)
+                    assert list(np.flatnonzero(mask)) == list(state.legal_actions())
+                    assert mask.any()
+                else:
+                    assert not mask.any()
+            env.step(None if (term or trunc) else choose(env.observe(acting)["action_mask"], step))
+            step += 1
+        assert step > 50
+
+
+def test_observation_layout_of_a_constructed_position():
+    s = LostCityState(
+        LostCityOptions(num_players=3, characters=("Rob", "Aaron", "Jack"), first_player="seat0")
+    )
+    s.pos = [12 * 10 + 1, 12 * 10 + 2, 12 * 0 + 11]
+    s.round = 2
+    s.deck.take(SPECIAL)
+    s.held[0] = SPECIAL
+    s.deck.take(HEALTH_10)
+    s.held[2] = HEALTH_10
+    s.hp[2] = 150
+    s.burn[2] = 2
+    s._legal = None
+    s.apply_action(STAY)
+    s.apply_action(31)  # Seduction on Aaron (offset 1)
+    assert s.to_move == 1 and s.current_player() == 0
+    game = lost_city_v0.LostCityGame(num_players=3)
+    rob = game.observe(s, 0)
+    assert rob[SEATS - 1] == 0  # planes: ruins, then relative seats
+    ruins = set(np.flatnonzero(rob[:144]))
+    assert len(ruins) == 12
+    assert rob[144 * 1 + 121] == 1 and rob[144 * 2 + 122] == 1 and rob[144 * 3 + 11] == 1
+    me, aaron, jack = (SEATS + SEAT_FEATURES * r for r in range(3))
+    assert rob[me + 2 + ch.ROB] == 1 and rob[aaron + 2 + ch.AARON] == 1 and rob[jack + 2 + ch.JACK] == 1
+    assert rob[jack + 9] == pytest.approx(150 / 260) and rob[jack + 10] == pytest.approx(150 / 200)
+    assert rob[jack + 11 + HEALTH_10] == 1 and rob[jack + 19] == pytest.approx(2 / 3)
+    assert rob[aaron + 21] == 1 and rob[aaron + 22] == 1  # seduced, by me
+    assert rob[aaron + 24] == 1 and rob[aaron + 25] == 1  # shielded from me
+    assert rob[aaron + 27] == 1 and rob[me + 28] == 1  # Aaron acts; I went first
+    assert rob[GLOB + 0] == 1 and rob[GLOB + 4] == 1  # move step, acting for another seat
+    assert rob[GLOB + 5] == pytest.approx(2 / 150)
+    assert rob[GLOB + 29 + SPECIAL] == pytest.approx(7 / 8)  # draw pile of Specials
+    assert rob[GLOB + 37 + SPECIAL] == pytest.approx(1 / 8)  # the spent card
+    assert not rob[3 * SEAT_FEATURES + SEATS : GLOB].any()  # seats 3-6 absent
+    jack_view = game.observe(s, 2)
+    assert jack_view[SEATS + 2 + ch.JACK] == 1  # Jack is relative seat 0 in his own view
+    assert jack_view[SEATS + SEAT_FEATURES * 2 + 27] == 1  # Aaron (seat 1) is two seats on
+    assert jack_view[SEATS + SEAT_FEATURES * 2 + 22] == 0 and jack_view[GLOB + 4] == 1
+    assert observation_size(12) == OBS_SIZE
+
+
+@pytest.mark.parametrize("n", [2, 4, 7])
+def test_rules_and_observations_commute_with_seat_rotation(n):
+    game = lost_city_v0.LostCityGame(num_players=n)
+    decisions = 0
+    for state, _ in random_rules_game(n, seed=30 + n, max_rounds=25):
+        if state.current_player() < 0:
+            continue
+        turned = LostCityState.from_dict(rotate_dict(state.to_dict(), n))
+        mover = state.current_player()
+        assert turned.current_player() == (mover + 1) % n
+        assert np.array_equal(game.observe(state, mover), game.observe(turned, (mover + 1) % n))
+        assert list(turned.legal_actions()) == list(state.legal_actions())
+        if decisions % 5 == 0:
+            for action in state.legal_actions():
+                after, turned_after = state.clone(), turned.clone()
+                after.apply_action(action)
+                turned_after.apply_action(action)
+                assert turned_after.to_dict() == rotate_dict(after.to_dict(), n)
+        decisions += 1
+    assert decisions > 40
+
+
+# -- eliminations and rewards through the AEC env -----------------------------------------------------
+@pytest.mark.parametrize("n", [3, 7])
+def test_eliminated_agents_leave_with_minus_one_and_play_goes_on(n):
+    env = lost_city_v0.env(num_players=n)
+    env.reset(seed=0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    eliminated_early = set()
+    step = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        assert not trunc
+        if term and env.unwrapped.game_state.current_player() != TERMINAL:
+            eliminated_early.add(agent)
+        env.step(None if term else fixed_rule(obs["action_mask"], step))
+        step += 1
+    state = env.unwrapped.game_state
+    assert state.is_terminal()
+    assert eliminated_early
+    winners = [a for a, r in totals.items() if r == 1.0]
+    if winners:
+        assert sorted(totals.values()) == [-1.0] * (n - 1) + [1.0]
+    else:
+        assert set(totals.values()) <= {0.0, -1.0} and 0.0 in totals.values()
+    for a in eliminated_early:
+        assert totals[a] == -1.0
+
+
+def test_round_cap_draw_pays_zero_to_the_tied():
+    env = lost_city_v0.env(num_players=2, characters=["Rob", "Aaron"], first_player="seat0", max_rounds=1)
+    env.reset(seed=0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        env.step(None if (term or trunc) else STAY)
+    assert totals == {"player_0": 0.0, "player_1": 0.0}
+    assert env.unwrapped.game_state.outcome == [0, 1]
+
+
+def test_seduced_turn_is_played_by_the_seducers_agent():
+    env = lost_city_v0.raw_env(num_players=3, characters=["Rob", "Aaron", "Jack"], first_player="seat0")
+    env.reset(seed=0)
+    snap = env.state_dict()
+    data = snap["state"]
+    data["pos"] = [121, 122, 11]
+    data["round"] = 2
+    data["held"][0] = SPECIAL
+    data["deck"]["unseen"][SPECIAL] -= 1
+    env.load_state_dict(snap)
+    env.step(STAY)
+    env.step(31)  # Seduction on Aaron
+    assert env.agent_selection == "player_0"
+    assert env.game_state.to_move == 1
+    assert env.observe("player_1")["action_mask"].sum() == 0
+    env.step(STAY)
+    assert env.agent_selection == "player_2"
+
+
+# -- construction, options, illegal actions, rendering ----------------------------------------------
+def test_make_is_the_same_as_env():
+    by_name = boardenvs.make("lost_city_v0", num_players=3)
+    direct = lost_city_v0.env(num_players=3)
+    assert type(by_name) is type(direct)
+    by_name.reset(seed=4)
+    direct.reset(seed=4)
+    assert play(by_name, masked_random(0), max_steps=200) == play(direct, masked_random(0), max_steps=200)
+    assert type(boardenvs.make("lost_city_v0", raw=True)) is lost_city_v0.raw_env
+    assert isinstance(boardenvs.make_game("lost_city_v0"), lost_city_v0.LostCityGame)
+    assert boardenvs.make("lost_city_v0").unwrapped.possible_agents == [f"player_{i}" for i in range(4)]
+
+
+@pytest.mark.parametrize("factory", [lost_city_v0.env, lost_city_v0.raw_env])
+def test_unknown_and_bad_options_raise(factory):
+    with pytest.raises(ValueError, match="num_playerz"):
+        factory(num_playerz=3)
+    with pytest.raises(ValueError, match="num_players"):
+        factory(num_players=8)
+    with pytest.raises(ValueError, match="characters"):
+        factory(num_players=2, characters=["Rob"])
+    with pytest.raises(ValueError, match="black_faces"):
+        factory(black_faces="one")
+    with pytest.raises(ValueError, match="render_mode"):
+        factory(render_mode="rgb_array")
+
+
+def test_illegal_action_through_wrapped_env_loses_the_game():
+    env = lost_city_v0.env(num_players=3)
+    env.reset(seed=2)
+    for step in range(5):
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    offender = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[-1])
+    env.step(illegal)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        assert term or trunc
+        totals[agent] += reward
+        env.step(None)
+    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
+def test_illegal_action_on_raw_env_raises_naming_it():
+    env = lost_city_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[-1])
+    before = env.game_state.to_dict()
+    with pytest.raises(IllegalActionError, match=str(illegal)):
+        env.step(illegal)
+    with pytest.raises(IllegalActionError):
+        env.step(1.5)
+    assert env.game_state.to_dict() == before
+
+
+@pytest.mark.parametrize("n", [2, 7])
+def test_ansi_render(n):
+    env = lost_city_v0.env(num_players=n, render_mode="ansi")
+    env.reset(seed=n)
+    for step in range(30):
+        text = env.render()
+        state = env.unwrapped.game_state
+        assert isinstance(text, str) and text.count("\n") >= 12 + n
+        for p in range(n):
+            assert f"player_{p}: {ch.NAMES[state.char[p]]}" in text
+        assert "#" in text and state.current_player() not in (CHANCE, TERMINAL)
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+
+
+def test_initial_state_round_one_move_step():
+    state = lost_city_v0.LostCityGame(num_players=2).new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance(rng))
+    assert state.phase == P_MOVE and state.round == 1 and STAY in state.legal_actions()
+    assert sum(state.deck.unseen) == sum(CARD_COUNTS)

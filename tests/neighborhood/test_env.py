@@ -1,0 +1,441 @@
+"""neighborhood_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks,
+eliminations, rendering. Rule ids (L1-L40) refer to neighborhood.md and boardenvs/neighborhood/env.py.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import boardenvs
+from boardenvs import neighborhood_v0
+from boardenvs.core.state import IllegalActionError
+from boardenvs.neighborhood.board import COLOR_NAMES
+from boardenvs.neighborhood.cards import KILLER_DECK
+from boardenvs.neighborhood.env import OBS_SIZE, SEAT
+from boardenvs.neighborhood.rules import (
+    CH_MOVE,
+    D_BRANCH,
+    NUM_ACTIONS,
+    OPTION_A,
+    NeighborhoodOptions,
+    NeighborhoodState,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from neighborhood_helpers import cell, draw_card, position  # noqa: E402
+
+COUNTS = [3, 4, 5]
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def masked_random(seed: int):
+    rng = np.random.default_rng(seed)
+
+    def choose(mask: np.ndarray, step: int) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return choose
+
+
+def fixed_rule(mask: np.ndarray, step: int) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[(7 * step + 3) % len(legal)])
+
+
+def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
+    """Step ``env`` through dead steps to the end; record everything observable."""
+    raw = env.unwrapped
+    record = []
+    step = start_step
+    while env.agents and step - start_step < max_steps:
+        if snapshots is not None:
+            snapshots.append(json.dumps(raw.state_dict()))
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        all_obs = tuple(env.observe(a)["observation"].tobytes() for a in env.possible_agents)
+        action = None if (term or trunc) else choose(obs["action_mask"], step)
+        record.append(
+            (
+                agent,
+                obs["observation"].tobytes(),
+                obs["action_mask"].tobytes(),
+                float(reward),
+                bool(term),
+                bool(trunc),
+                action,
+                all_obs,
+                dict(raw.rewards),
+                dict(raw._cumulative_rewards),
+                dict(raw.terminations),
+                json.dumps(raw.game_state.to_dict(), sort_keys=True),
+            )
+        )
+        env.step(action)
+        if between is not None:
+            between(step)
+        step += 1
+    return record
+
+
+def random_rules_game(num_players: int, seed: int, **options):
+    rng = np.random.default_rng(seed)
+    state = NeighborhoodState(NeighborhoodOptions(num_players=num_players, **options))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def json_copy(state: NeighborhoodState) -> NeighborhoodState:
+    return NeighborhoodState.from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def assert_same_state(a: NeighborhoodState, b: NeighborhoodState) -> None:
+    assert a.to_dict() == b.to_dict()
+    assert a == b
+    assert a.current_player() == b.current_player()
+    assert list(a.legal_actions()) == list(b.legal_actions())
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.returns() == b.returns()
+
+
+# -- PettingZoo conformance -------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_api_test(num_players):
+    api_test(neighborhood_v0.env(num_players=num_players), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_seed_test(num_players):
+    seed_test(lambda: neighborhood_v0.env(num_players=num_players), num_cycles=300)
+
+
+def test_seed_test_other_options():
+    seed_test(
+        lambda: neighborhood_v0.env(num_players=5, spinner=4, triple_arrival_killer="higher"), num_cycles=200
+    )
+
+
+def test_reset_with_same_seed_repeats_the_game_and_seeds_differ():
+    env = neighborhood_v0.env(num_players=4)
+    env.reset(seed=11)
+    first = play(env, masked_random(5))
+    env.reset(seed=11)
+    second = play(env, masked_random(5))
+    assert first == second and (first[-1][4] or first[-1][5])
+    games = set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        games.add(tuple(r[11] for r in play(env, fixed_rule, max_steps=5)))
+    assert len(games) > 1
+
+
+# -- pickling, clones, dicts ------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_pickled_env_plays_the_same(num_players):
+    env = neighborhood_v0.env(num_players=num_players)
+    env.reset(seed=3)
+    play(env, fixed_rule, max_steps=10)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.unwrapped.game.options == env.unwrapped.game.options
+    env.reset(seed=21)
+    copy.reset(seed=21)
+    a, b = play(env, masked_random(8)), play(copy, masked_random(8))
+    assert a == b and len(a) > 10
+
+
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_clone_and_dict_round_trip_play_on_identically(num_players):
+    for seed in range(3):
+        followers: list[tuple[NeighborhoodState, int]] = []
+        nodes = 0
+        for step, (state, action) in enumerate(random_rules_game(num_players, seed)):
+            if step % 3 == 0:  # every node is checked against its copies; new copies every 3rd
+                assert_same_state(state.clone(), state)
+                assert_same_state(json_copy(state), state)
+            for follower, _ in followers:
+                assert_same_state(follower, state)
+            if step % 29 == 0:
+                followers += [(state.clone(), step), (json_copy(state), step)]
+            if action is None:
+                break
+            for follower, _ in followers:
+                follower.apply_action(action)
+            followers = [(f, born) for f, born in followers if step - born < 60]
+            nodes += 1
+        assert state.is_terminal() and nodes > 100
+
+
+def test_mutating_a_copy_leaves_the_original_alone():
+    side = np.random.default_rng(99)
+    for step, (state, _action) in enumerate(random_rules_game(4, 4)):
+        if step % 97:
+            continue
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        legal_before = list(state.legal_actions())
+        for copy in (state.clone(), json_copy(state)):
+            while not copy.is_terminal():
+                if copy.is_chance_node():
+                    copy.apply_action(copy.sample_chance(side))
+                else:
+                    legal = copy.legal_actions()
+                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            copy.hp[0] = 3
+            copy.decks[0].bottom.append(1)
+            copy.draw.append(2)
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+        assert list(state.legal_actions()) == legal_before
+        data = state.to_dict()
+        data["hp"][0] = 1
+        data["stack"].append([0])
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+def test_fast_path_equals_the_general_resolution(monkeypatch):
+    """The quiet-turn fast path does exactly what the frame handlers would do."""
+    fast = [json.dumps(s.to_dict(), sort_keys=True) for s, _ in random_rules_game(4, 12)]
+    monkeypatch.setattr(NeighborhoodState, "_quiet_turn", lambda self, outcome: False)
+    slow = [json.dumps(s.to_dict(), sort_keys=True) for s, _ in random_rules_game(4, 12)]
+    assert fast == slow and len(fast) > 200
+
+
+# -- whole-env snapshots ----------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_env_state_dict_round_trip(num_players):
+    env = neighborhood_v0.raw_env(num_players=num_players)
+    env.reset(seed=num_players)
+    snapshots: list[str] = []
+    full = play(env, fixed_rule, snapshots=snapshots)
+    total = len(full)
+    assert total > 10
+    for i in sorted({0, 1, 5, total // 2, total - 2, total - 1}):
+        fresh = neighborhood_v0.raw_env(num_players=num_players)
+        fresh.load_state_dict(json.loads(snapshots[i]))
+        assert json.dumps(fresh.state_dict()) == snapshots[i]
+        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
+    used = neighborhood_v0.raw_env(num_players=num_players)
+    used.reset(seed=1234)
+    play(used, masked_random(0), max_steps=9)
+    used.load_state_dict(json.loads(snapshots[5]))
+    assert play(used, fixed_rule, start_step=5) == full[5:]
+
+
+def test_state_dict_of_other_options_is_refused():
+    env = neighborhood_v0.raw_env(num_players=3)
+    env.reset(seed=0)
+    other = neighborhood_v0.raw_env(num_players=4)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="options"):
+        other.load_state_dict(env.state_dict())
+
+
+# -- observe() is pure; global RNGs do not matter ---------------------------------------------------
+def test_observe_has_no_side_effects():
+    env = neighborhood_v0.raw_env(num_players=4)
+    env.reset(seed=5)
+    choose = masked_random(6)
+    step = 0
+    while env.agents:
+        before = json.dumps(env.game_state.to_dict(), sort_keys=True)
+        rng_before = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+        reference = {a: env.observe(a) for a in env.possible_agents}
+        for agent in env.possible_agents[::-1] * 2:
+            obs = env.observe(agent)
+            assert np.array_equal(obs["observation"], reference[agent]["observation"])
+            assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
+        assert json.dumps(env.game_state.to_dict(), sort_keys=True) == before
+        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == rng_before
+        _, _, term, trunc, _ = env.last()
+        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
+        step += 1
+    assert step > 10
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_global_rng_perturbation_does_not_change_play(num_players):
+    def perturb(step: int) -> None:
+        random.random()
+        np.random.rand(3)
+        if step % 5 == 0:
+            random.seed(step)
+            np.random.seed(step)
+
+    random.seed(1)
+    np.random.seed(1)
+    calm = neighborhood_v0.env(num_players=num_players)
+    calm.reset(seed=17)
+    calm_record = play(calm, masked_random(2))
+    calm.reset()
+    calm_record += play(calm, masked_random(3))
+    random.seed(12345)
+    np.random.seed(54321)
+    shaken = neighborhood_v0.env(num_players=num_players)
+    shaken.reset(seed=17)
+    shaken_record = play(shaken, masked_random(2), between=perturb)
+    perturb(0)
+    shaken.reset()
+    shaken_record += play(shaken, masked_random(3), between=perturb)
+    assert calm_record == shaken_record
+
+
+# -- masks, observations, eliminations --------------------------------------------------------------
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_masks_and_observations(num_players):
+    for wrapped in (False, True):
+        env = (neighborhood_v0.env if wrapped else neighborhood_v0.raw_env)(num_players=num_players)
+        kinds = set()
+        for game in range(4):
+            env.reset(seed=100 * num_players + 10 * wrapped + game)
+            choose = masked_random(game)
+            step = 0
+            while env.agents:
+                state = env.unwrapped.game_state
+                acting = env.agent_selection
+                _, _, term, trunc, _ = env.last()
+                for agent in env.possible_agents:
+                    if agent not in env.agents:
+                        continue
+                    obs = env.observe(agent)
+                    mask, o = obs["action_mask"], obs["observation"]
+                    assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+                    assert o.dtype == np.float32 and o.shape == (OBS_SIZE,)
+                    assert np.all(o >= 0.0) and np.all(o <= 1.0)
+                    assert env.observation_space(agent).contains(obs)
+                    player = env.possible_agents.index(agent)
+                    assert o[SEAT * 0 + 225] == pytest.approx(state.hp[player] / 10)
+                    if agent == acting and not (term or trunc):
+                        assert state.current_player() == player
+                        assert list(np.flatnonzero(mask)) == list(state.legal_actions())
+                        assert mask.sum() >= 2  # one-option decisions are applied by the state
+                        assert o[239] == 1.0  # "I decide now"
+                        kinds.add(state.decision_kind())
+                    else:
+                        assert not mask.any()
+                env.step(None if (term or trunc) else choose(env.observe(acting)["action_mask"], step))
+                step += 1
+        assert len(kinds) >= 6
+
+
+def test_observation_layout_in_the_observers_perspective():
+    s = position(pos={0: (7, 3), 1: (2, 2), 2: (12, 12), 3: (10, 1)}, hp={2: 4})
+    s.pending[3] = 2
+    s.trap_cell[0], s.trap_owner[0] = cell(3, 3), 1
+    game = neighborhood_v0.NeighborhoodGame()
+    o1 = game.observe(s, 1)
+    assert o1[cell(2, 2)] == 1.0 and o1[225] == 1.0 and o1[227 + 1] == 1.0  # me: Light Blue
+    assert o1[SEAT + cell(12, 12)] == 1.0 and o1[SEAT + 225] == pytest.approx(0.4)  # next: Purple
+    assert o1[2 * SEAT + 232 + 2] == 1.0  # Yellow's pending City card
+    assert o1[3 * SEAT + cell(7, 3)] == 1.0 and o1[3 * SEAT + 238] == 1.0  # Silver, to move
+    assert o1[1202 + cell(3, 3)] == 1.0 and o1[1427 + cell(3, 3)] == 0.0  # my trap
+    o0 = game.observe(s, 0)
+    assert o0[1427 + cell(3, 3)] == 1.0 and o0[1202 + cell(3, 3)] == 0.0
+    assert not o0[4 * SEAT : 5 * SEAT].any()  # no fifth seat with four players
+    # The card being resolved and its roles, seen from the Victim's seat.
+    draw_card(s, KILLER_DECK, "Mercy", me=0, k=0, v=1)
+    assert s.decision_kind() == D_BRANCH
+    o1 = game.observe(s, 1)
+    assert o1[1753 + D_BRANCH] == 1.0 and o1[1762 + 4] == 1.0  # Mercy is the Killer deck's 5th kind
+    assert o1[1810 + 5 * 1 + 3] == 1.0 and o1[1810 + 5 * 2 + 0] == 1.0  # K three seats on, V me
+    s.apply_action(OPTION_A)
+    assert game.observe(s, 1)[1762:1830].sum() == 0.0
+
+
+def test_elimination_terminates_the_agent_and_play_goes_on():
+    env = neighborhood_v0.raw_env(num_players=4)
+    env.reset(seed=0)
+    s = draw_card(position(hp={1: 2}), KILLER_DECK, "Mercy", me=0, k=0, v=1)
+    snap = env.state_dict()
+    snap["state"] = s.to_dict()
+    snap["agent_selection"] = "player_0"
+    env.load_state_dict(snap)
+    env.step(OPTION_A)  # Mercy: the Victim loses 2 HP and is out (L21)
+    assert env.terminations["player_1"] and env.rewards["player_1"] == -1.0
+    assert env.game_state.is_out(1) and not env.game_state.is_terminal()
+    assert env.agent_selection == "player_1"  # its dead step comes first
+    _, reward, term, _, _ = env.last()
+    assert term and reward == -1.0
+    env.step(None)
+    assert "player_1" not in env.agents and env.agent_selection != "player_1"
+    assert not any(env.terminations[a] for a in env.agents)
+
+
+# -- construction, options, illegal actions, rendering ----------------------------------------------
+def test_make_is_the_same_as_env():
+    by_name = boardenvs.make("neighborhood_v0", num_players=3)
+    direct = neighborhood_v0.env(num_players=3)
+    assert type(by_name) is type(direct)
+    by_name.reset(seed=4)
+    direct.reset(seed=4)
+    assert play(by_name, masked_random(0)) == play(direct, masked_random(0))
+    assert isinstance(boardenvs.make_game("neighborhood_v0"), neighborhood_v0.NeighborhoodGame)
+    assert type(boardenvs.make("neighborhood_v0", raw=True)) is neighborhood_v0.raw_env
+
+
+@pytest.mark.parametrize("factory", [neighborhood_v0.env, neighborhood_v0.raw_env])
+def test_unknown_and_bad_options_raise(factory):
+    with pytest.raises(ValueError, match="num_playerz"):
+        factory(num_playerz=3)
+    with pytest.raises(ValueError, match="num_players"):
+        factory(num_players=2)
+    with pytest.raises(ValueError, match="spinner"):
+        factory(spinner=5)
+    with pytest.raises(ValueError, match="render_mode"):
+        factory(render_mode="rgb_array")
+
+
+def test_illegal_action_through_wrapped_env_loses_the_game():
+    env = neighborhood_v0.env(num_players=3)
+    env.reset(seed=2)
+    env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], 0))
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        env.step(None)
+    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
+def test_illegal_action_on_raw_env_raises_and_changes_nothing():
+    env = neighborhood_v0.raw_env(num_players=4)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    before = env.game_state.to_dict()
+    with pytest.raises(IllegalActionError):
+        env.step(int(np.flatnonzero(mask == 0)[-1]))
+    assert env.game_state.to_dict() == before
+    chance = position()
+    before = chance.to_dict()
+    with pytest.raises(IllegalActionError):
+        chance.apply_action(8 * 7 + 0)  # a die face 8 is not a chance outcome
+    assert chance.to_dict() == before
+
+
+@pytest.mark.parametrize("num_players", COUNTS)
+def test_ansi_render(num_players):
+    env = neighborhood_v0.env(num_players=num_players, render_mode="ansi")
+    env.reset(seed=num_players)
+    colours = [COLOR_NAMES[c] for c in NeighborhoodOptions(num_players=num_players).seat_colors]
+    for step in range(5):
+        text = env.render()
+        assert isinstance(text, str) and "to decide" in text and "HP" in text
+        assert all(colour in text for colour in colours)
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    s = env.unwrapped.game_state
+    assert s.action_to_string(s.legal_actions()[0])
+    assert s.current_player() >= 0 and s._chance[0] in (CH_MOVE,) + tuple(range(4))
