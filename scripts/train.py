@@ -146,6 +146,12 @@ def main(argv: list[str] | None = None) -> dict:
         model.learn(
             remaining, callback=callbacks, reset_num_timesteps=False, tb_log_name="run", progress_bar=False
         )
+    else:  # nothing left to train (a resumed run that had reached its budget): just finish it
+        from stable_baselines3.common.logger import configure
+
+        model.set_logger(configure(None, []))
+        for callback in callbacks:
+            callback.init_callback(model)
     seconds = time.perf_counter() - start
     env_seconds = sum(vec_env.get_attr("env_seconds"))
 

@@ -196,3 +196,28 @@ def test_resume_after_sigkill_loses_at_most_one_interval(tmp_path):
     assert metrics["timesteps"] >= 6144
     # Only the steps after the checkpoint were trained again.
     assert metrics["timesteps"] - saved <= 6144 - 1024 + 512
+    # Resuming a finished run trains nothing and writes the final model again.
+    again = run_train("--resume", str(tmp_path / "run"), "--no-progress", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert json.loads((tmp_path / "run" / "metrics.json").read_text())["timesteps"] == metrics["timesteps"]
+
+
+SHIPPED = sorted((ROOT / "agents" / "models").glob("*.zip"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_models_load_by_name_and_play_legal_moves(path):
+    algo, game_name = path.stem.split("_", 1)
+    meta = read_metadata(path)
+    assert (meta["algo"], meta["game"]) == (algo, game_name)
+    policy = make_policy(f"{algo}:{game_name}", game_name)  # by name, with the options it was trained for
+    game = make_game(game_name, **meta["options"])
+    opponents = [make_policy("heuristic", game_name) for _ in range(game.num_players - 1)]
+    for seed in range(2):
+        seat = seed % game.num_players
+        lineup = opponents[:seat] + [policy] + opponents[seat:]
+        result = play_game(game, lineup, seed)  # raises on an illegal action
+        assert result.num_decisions > 0
+    # Its documented metrics sit beside it.
+    metrics = json.loads(path.with_suffix(".json").read_text())
+    assert metrics["game"] == game_name and metrics["timesteps"] == meta["timesteps"]
