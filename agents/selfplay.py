@@ -48,7 +48,11 @@ class OpponentPool:
         self.game_options = dict(game_options or {})
         self.weights = dict(weights)
         self.max_snapshots = max_snapshots
-        self.baselines = {spec: make_policy(spec, game_name) for spec in self.weights if spec != "self"}
+        self.baselines = {
+            spec: make_policy(spec, game_name, game_options=self.game_options)
+            for spec in self.weights
+            if spec != "self"
+        }
         self.snapshot_paths: list[str] = []
         self._snapshots: list[Any] = []
 

@@ -24,20 +24,21 @@ import numpy as np
 from gymnasium import spaces
 
 from boardenvs.core.game import Game
+from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, IllegalActionError, State
 
 #: Something that picks opponents for an episode: ``sampler(rng, seats) -> one policy per seat``.
 OpponentSampler = Callable[[np.random.Generator, Sequence[int]], Sequence[Any]]
 
 
-def _resolve(spec: Any, game_name: str) -> Any:
+def _resolve(spec: Any, game: Game) -> Any:
     """A policy object from a spec string (via :func:`agents.make_policy`) or the object itself."""
     if isinstance(spec, str):
         try:
             from agents.registry import make_policy
         except ImportError as err:  # pragma: no cover - agents ships with boardenvs
             raise ImportError("opponent specs given as strings need the 'agents' package") from err
-        return make_policy(spec, game_name)
+        return make_policy(spec, game.name, game_options=options_to_dict(game.options))
     if not callable(getattr(spec, "act", None)):
         raise TypeError(f"an opponent must be a spec string or have an act(state) method, got {spec!r}")
     return spec
@@ -49,15 +50,13 @@ class FixedOpponents:
     Args:
         opponents: one spec or policy for every other seat, or a list with one per other seat (in
             seat order, the learner's seat skipped).
-        game_name: the game the specs are resolved for.
+        game: the game the specs are resolved for.
     """
 
-    def __init__(self, opponents: Any, game_name: str) -> None:
+    def __init__(self, opponents: Any, game: Game) -> None:
         self.shared = isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence)
         self.policies = (
-            [_resolve(opponents, game_name)]
-            if self.shared
-            else [_resolve(spec, game_name) for spec in opponents]
+            [_resolve(opponents, game)] if self.shared else [_resolve(spec, game) for spec in opponents]
         )
 
     def __call__(self, rng: np.random.Generator, seats: Sequence[int]) -> Sequence[Any]:
@@ -174,7 +173,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.sampler: OpponentSampler = (
             opponents
             if callable(opponents) and not hasattr(opponents, "act")
-            else FixedOpponents(opponents, game.name)
+            else FixedOpponents(opponents, game)
         )
         self.state: State | None = None
         self._forfeited = False
