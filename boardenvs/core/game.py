@@ -32,9 +32,9 @@ class Game(ABC):
 
     # -- players ----------------------------------------------------------------------------------
     @property
-    @abstractmethod
     def num_players(self) -> int:
-        """Number of players (agents) in a game with these options."""
+        """Number of players (agents) in a game with these options: its ``num_players`` option."""
+        return self.options.num_players
 
     @property
     def agents(self) -> list[str]:

@@ -227,10 +227,6 @@ class GangsiGame(Game):
         return planes.reshape(-1)
 
     # -- players and spaces -----------------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        """The Kyonshi plus one agent per hunter piece (or one for both, K21)."""
-        return self.options.num_players
 
     @property
     def agents(self) -> list[str]:

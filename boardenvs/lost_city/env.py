@@ -194,11 +194,6 @@ class LostCityGame(Game):
         counts = np.asarray(self.options.card_counts, dtype=np.float32)
         self._inv_counts = np.where(counts > 0, 1.0 / np.maximum(counts, 1.0), 0.0).astype(np.float32)
 
-    @property
-    def num_players(self) -> int:
-        """2-7 players."""
-        return self.options.num_players
-
     def num_actions(self, player: int) -> int:
         """63 actions for every seat."""
         return NUM_ACTIONS

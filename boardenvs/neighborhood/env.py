@@ -188,11 +188,6 @@ class NeighborhoodGame(Game):
                 self._inv_counts[KIND_OFFSET[d] + k] = 1.0 / c if c else 0.0
         self._inv_sizes = [1.0 / sum(c) for c in counts]
 
-    @property
-    def num_players(self) -> int:
-        """3-5 players."""
-        return self.options.num_players
-
     def num_actions(self, player: int) -> int:
         """247 actions for every seat."""
         return NUM_ACTIONS

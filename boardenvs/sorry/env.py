@@ -110,11 +110,6 @@ class SorryGame(Game):
         super().__init__(**options)
         self._views: dict[int, tuple[list[tuple[int, int]], list[int], list[int]]] = {}
 
-    @property
-    def num_players(self) -> int:
-        """2-4 players."""
-        return self.options.num_players
-
     def num_actions(self, player: int) -> int:
         """79 actions for every seat."""
         return NUM_ACTIONS

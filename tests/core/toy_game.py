@@ -175,11 +175,6 @@ class ToyGame(Game):
     Options = ToyOptions
     state_class = ToyState
 
-    @property
-    def num_players(self) -> int:
-        """2-4 players."""
-        return self.options.num_players
-
     def num_actions(self, player: int) -> int:
         """PASS, TAKE, DOUBLE."""
         return NUM_ACTIONS
