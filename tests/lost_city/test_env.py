@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 import pytest
+from env_helpers import assert_same_state, json_copy, masked_random, play, random_game
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -36,13 +37,9 @@ GLOB = SEATS + 7 * SEAT_FEATURES
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-def masked_random(seed: int):
-    rng = np.random.default_rng(seed)
-
-    def choose(mask: np.ndarray, step: int) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
-    return choose
+def random_rules_game(n: int, seed: int, **options):
+    """Every node of a seeded random game on the rules state, with the action taken from it."""
+    return random_game(LostCityState(LostCityOptions(num_players=n, **options)), seed)
 
 
 def fixed_rule(mask: np.ndarray, step: int) -> int:
@@ -52,67 +49,6 @@ def fixed_rule(mask: np.ndarray, step: int) -> int:
     if len(fights):
         return int(fights[step % len(fights)])
     return int(legal[(7 * step + 3) % len(legal)])
-
-
-def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
-    """Step ``env`` (already reset) through dead steps to the end; record everything observable."""
-    raw = env.unwrapped
-    record = []
-    step = start_step
-    while env.agents and step - start_step < max_steps:
-        if snapshots is not None:
-            snapshots.append(json.dumps(raw.state_dict()))
-        agent = env.agent_selection
-        obs, reward, term, trunc, info = env.last()
-        action = None if (term or trunc) else choose(obs["action_mask"], step)
-        record.append(
-            (
-                agent,
-                obs["observation"].tobytes(),
-                obs["action_mask"].tobytes(),
-                float(reward),
-                bool(term),
-                bool(trunc),
-                action,
-                dict(raw._cumulative_rewards),
-                dict(raw.terminations),
-                json.dumps(raw.game_state.to_dict(), sort_keys=True),
-            )
-        )
-        env.step(action)
-        if between is not None:
-            between(step)
-        step += 1
-    return record
-
-
-def random_rules_game(n: int, seed: int, **options):
-    """Every node of a seeded random game on the rules state, with the action taken from it."""
-    rng = np.random.default_rng(seed)
-    state = LostCityState(LostCityOptions(num_players=n, **options))
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-        yield state, action
-        state.apply_action(action)
-    yield state, None
-
-
-def json_copy(state: LostCityState) -> LostCityState:
-    return LostCityState.from_dict(json.loads(json.dumps(state.to_dict())))
-
-
-def assert_same_state(a: LostCityState, b: LostCityState) -> None:
-    assert a.to_dict() == b.to_dict()
-    assert a == b
-    assert a.current_player() == b.current_player()
-    assert list(a.legal_actions()) == list(b.legal_actions())
-    assert a.chance_outcomes() == b.chance_outcomes()
-    assert a.returns() == b.returns()
-    assert [a.is_out(p) for p in range(a.n)] == [b.is_out(p) for p in range(b.n)]
 
 
 def rotate_dict(data: dict, n: int) -> dict:

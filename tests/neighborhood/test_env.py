@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from env_helpers import assert_same_state, fixed_rule, json_copy, masked_random, play, random_game
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -36,83 +37,12 @@ COUNTS = [3, 4, 5]
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-def masked_random(seed: int):
-    rng = np.random.default_rng(seed)
-
-    def choose(mask: np.ndarray, step: int) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
-    return choose
-
-
-def fixed_rule(mask: np.ndarray, step: int) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[(7 * step + 3) % len(legal)])
-
-
-def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
-    """Step ``env`` through dead steps to the end; record everything observable."""
-    raw = env.unwrapped
-    record = []
-    step = start_step
-    while env.agents and step - start_step < max_steps:
-        if snapshots is not None:
-            snapshots.append(json.dumps(raw.state_dict()))
-        agent = env.agent_selection
-        obs, reward, term, trunc, info = env.last()
-        all_obs = tuple(env.observe(a)["observation"].tobytes() for a in env.possible_agents)
-        action = None if (term or trunc) else choose(obs["action_mask"], step)
-        record.append(
-            (
-                agent,
-                obs["observation"].tobytes(),
-                obs["action_mask"].tobytes(),
-                float(reward),
-                bool(term),
-                bool(trunc),
-                action,
-                all_obs,
-                dict(raw.rewards),
-                dict(raw._cumulative_rewards),
-                dict(raw.terminations),
-                json.dumps(raw.game_state.to_dict(), sort_keys=True),
-            )
-        )
-        env.step(action)
-        if between is not None:
-            between(step)
-        step += 1
-    return record
-
-
-def random_rules_game(num_players: int, seed: int, **options):
-    rng = np.random.default_rng(seed)
-    state = NeighborhoodState(NeighborhoodOptions(num_players=num_players, **options))
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-        yield state, action
-        state.apply_action(action)
-    yield state, None
-
-
-def json_copy(state: NeighborhoodState) -> NeighborhoodState:
-    return NeighborhoodState.from_dict(json.loads(json.dumps(state.to_dict())))
-
-
-def assert_same_state(a: NeighborhoodState, b: NeighborhoodState) -> None:
-    assert a.to_dict() == b.to_dict()
-    assert a == b
-    assert a.current_player() == b.current_player()
-    assert list(a.legal_actions()) == list(b.legal_actions())
-    assert a.chance_outcomes() == b.chance_outcomes()
-    assert a.returns() == b.returns()
-
-
 # -- PettingZoo conformance -------------------------------------------------------------------------
+def random_rules_game(num_players: int, seed: int, **options):
+    """Every node of a seeded random game on the rules state, with the action taken from it."""
+    return random_game(NeighborhoodState(NeighborhoodOptions(num_players=num_players, **options)), seed)
+
+
 @pytest.mark.parametrize("num_players", COUNTS)
 def test_api_test(num_players):
     api_test(neighborhood_v0.env(num_players=num_players), num_cycles=300)
@@ -139,7 +69,7 @@ def test_reset_with_same_seed_repeats_the_game_and_seeds_differ():
     games = set()
     for seed in range(6):
         env.reset(seed=seed)
-        games.add(tuple(r[11] for r in play(env, fixed_rule, max_steps=5)))
+        games.add(tuple(r[-1] for r in play(env, fixed_rule, max_steps=5)))
     assert len(games) > 1
 
 

@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from env_helpers import assert_same_state, fixed_rule, json_copy, masked_random, play, random_game
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -30,92 +31,11 @@ TURN_INDEX = PILE_BASE + len(CARD_COUNTS)  # 842
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-def masked_random(seed: int):
-    """An action chooser: a uniformly random legal action, from its own seeded generator."""
-    rng = np.random.default_rng(seed)
-
-    def choose(mask: np.ndarray, step: int) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
-    return choose
-
-
-def fixed_rule(mask: np.ndarray, step: int) -> int:
-    """A deterministic action chooser that does not touch any generator."""
-    legal = np.flatnonzero(mask)
-    return int(legal[(7 * step + 3) % len(legal)])
-
-
-def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, start_step: int = 0):
-    """Step ``env`` (already reset) through dead steps to the end; record everything observable.
-
-    ``snapshots``, if given, collects the JSON text of ``state_dict()`` before every step.
-    """
-    raw = env.unwrapped
-    record = []
-    step = start_step
-    while env.agents and step - start_step < max_steps:
-        if snapshots is not None:
-            snapshots.append(json.dumps(raw.state_dict()))
-        agent = env.agent_selection
-        obs, reward, term, trunc, info = env.last()
-        all_obs = tuple(
-            (env.observe(a)["observation"].tobytes(), env.observe(a)["action_mask"].tobytes())
-            for a in env.possible_agents
-        )
-        action = None if (term or trunc) else choose(obs["action_mask"], step)
-        record.append(
-            (
-                agent,
-                obs["observation"].tobytes(),
-                obs["action_mask"].tobytes(),
-                float(reward),
-                bool(term),
-                bool(trunc),
-                action,
-                all_obs,
-                dict(raw.rewards),
-                dict(raw._cumulative_rewards),
-                dict(raw.terminations),
-                dict(raw.truncations),
-                json.dumps(raw.game_state.to_dict(), sort_keys=True),
-            )
-        )
-        env.step(action)
-        if between is not None:
-            between(step)
-        step += 1
-    return record
-
-
 def random_rules_game(num_players: int, slide_rule: str, seed: int, **options):
-    """Yield every node of a seeded random game on the rules state, with the action taken from it."""
-    rng = np.random.default_rng(seed)
-    state = SorryState(SorryOptions(num_players=num_players, slide_rule=slide_rule, **options))
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-        yield state, action
-        state.apply_action(action)
-    yield state, None
-
-
-def json_copy(state: SorryState) -> SorryState:
-    return SorryState.from_dict(json.loads(json.dumps(state.to_dict())))
-
-
-def assert_same_state(a: SorryState, b: SorryState) -> None:
-    assert a.to_dict() == b.to_dict()
-    assert a == b
-    assert a.current_player() == b.current_player()
-    assert list(a.legal_actions()) == list(b.legal_actions())
-    assert a.chance_outcomes() == b.chance_outcomes()
-    assert a.returns() == b.returns()
-    assert a.is_terminal() == b.is_terminal()
-    assert a.is_truncated() == b.is_truncated()
+    """Every node of a seeded random game on the rules state, with the action taken from it."""
+    return random_game(
+        SorryState(SorryOptions(num_players=num_players, slide_rule=slide_rule, **options)), seed
+    )
 
 
 def rotate_dict(data: dict, num_players: int, colors: tuple[int, ...]) -> dict:
