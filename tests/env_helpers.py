@@ -5,7 +5,9 @@ Imported by the per-game ``test_env.py`` files (``tests/`` is on pytest's ``pyth
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -76,7 +78,11 @@ def play(env, choose, max_steps: int = 100_000, between=None, snapshots=None, st
 
 def random_game(state: State, seed: int) -> Iterator[tuple[State, int | None]]:
     """Every node of a seeded random game from ``state`` (played in place) with the action taken there."""
-    rng = np.random.default_rng(seed)
+    return random_game_with(state, np.random.default_rng(seed))
+
+
+def random_game_with(state: State, rng: np.random.Generator) -> Iterator[tuple[State, int | None]]:
+    """As :func:`random_game`, drawing from ``rng``."""
     while not state.is_terminal():
         if state.is_chance_node():
             action = state.sample_chance(rng)
@@ -86,6 +92,13 @@ def random_game(state: State, seed: int) -> Iterator[tuple[State, int | None]]:
         yield state, action
         state.apply_action(action)
     yield state, None
+
+
+def play_out(state: State, rng: np.random.Generator) -> State:
+    """Play ``state`` to the end in place, chance and choices drawn uniformly with ``rng``."""
+    for _ in random_game_with(state, rng):
+        pass
+    return state
 
 
 def json_copy(state: State) -> State:
@@ -105,3 +118,124 @@ def assert_same_state(a: State, b: State) -> None:
     assert a.is_truncated() == b.is_truncated()
     players = range(len(a.returns()))
     assert [a.is_out(p) for p in players] == [b.is_out(p) for p in players]
+
+
+# -- the checks every game's env tests run ------------------------------------------------------------
+def check_copies_follow(nodes, spawn_every: int, lifetime: int, check_every: int = 1) -> tuple[State, int]:
+    """Clone and JSON round trips over a game's ``(state, action)`` nodes, as a rules lawyer would check.
+
+    At every ``check_every``-th node a clone and a JSON copy equal the state; every ``spawn_every`` nodes
+    a clone and a JSON copy are taken and then fed the same actions and chance outcomes for ``lifetime``
+    nodes, staying equal to the original all along. Returns the last state and the number of actions.
+    """
+    followers: list[tuple[State, int]] = []
+    count = 0
+    state = None
+    for step, (state, action) in enumerate(nodes):
+        if step % check_every == 0:
+            assert_same_state(state.clone(), state)
+            assert_same_state(json_copy(state), state)
+        for follower, _ in followers:
+            assert_same_state(follower, state)
+        if step % spawn_every == 0:
+            followers += [(state.clone(), step), (json_copy(state), step)]
+        if action is None:
+            break
+        for follower, _ in followers:
+            follower.apply_action(action)
+        followers = [(f, born) for f, born in followers if step - born < lifetime]
+        count += 1
+    return state, count
+
+
+def check_snapshots_replay(make_raw, seed: int, extra_points=(), choose=fixed_rule) -> list:  # noqa: B008
+    """Whole-env ``state_dict()`` round trips: snapshots taken along a game (JSON text, generator
+    included) restore into a fresh env and into one in the middle of another game, and the rest of
+    the game replays identically under ``choose`` (which must use no generator). Returns the record
+    of the full game."""
+    env = make_raw()
+    env.reset(seed=seed)
+    snapshots: list[str] = []
+    full = play(env, choose, snapshots=snapshots)
+    total = len(full)
+    points = {0, 1, 17, total // 3, total // 2, total - 2, total - 1}
+    points |= {p if p >= 0 else total + p for p in extra_points}  # negative: counted from the end
+    for i in sorted(p for p in points if 0 <= p < total):
+        fresh = make_raw()
+        fresh.load_state_dict(json.loads(snapshots[i]))
+        assert json.dumps(fresh.state_dict()) == snapshots[i]
+        assert play(fresh, choose, start_step=i) == full[i:], f"restored at step {i}"
+        assert fresh.agents == []
+    middle = min(17, total // 2)
+    used = make_raw()
+    used.reset(seed=seed + 1234)
+    play(used, masked_random(0), max_steps=9)
+    used.load_state_dict(json.loads(snapshots[middle]))
+    assert play(used, choose, start_step=middle) == full[middle:]
+    return full
+
+
+def check_observe_is_pure(env, choose, max_steps: int = 10**9, permute_every: int = 25) -> int:
+    """``observe()`` in any order, any number of times, changes neither the game, the generator nor the
+    bookkeeping, and returns equal arrays; ``env`` (raw, reset) is played on with ``choose``. Returns
+    the steps played."""
+    step = 0
+    while env.agents and step < max_steps:
+        state = env.game_state
+        before_state = json.dumps(state.to_dict(), sort_keys=True)
+        before_rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+        before_books = (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards))
+        reference = {a: env.observe(a) for a in env.possible_agents}
+        agents = env.possible_agents
+        if step % permute_every:
+            orders = [agents, agents[::-1]]
+        elif len(agents) <= 5:  # every order now and then
+            orders = list(itertools.permutations(agents))
+        else:  # 7! orders would be slow: every rotation, both ways
+            orders = [agents[k:] + agents[:k] for k in range(len(agents))]
+            orders += [order[::-1] for order in orders]
+        for order in orders:
+            for agent in order:
+                obs = env.observe(agent)
+                assert np.array_equal(obs["observation"], reference[agent]["observation"])
+                assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
+        assert json.dumps(state.to_dict(), sort_keys=True) == before_state
+        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == before_rng
+        assert (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards)) == before_books
+        _, _, term, trunc, _ = env.last()
+        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
+        step += 1
+    return step
+
+
+def perturb_global_rngs(step: int) -> None:
+    """Burn draws from ``random`` and ``np.random``, and reseed them now and then."""
+    random.random()
+    random.randint(0, 10**6)
+    np.random.rand(3)
+    np.random.randint(0, 100, size=5)
+    if step % 5 == 0:
+        random.seed(step)
+        np.random.seed(step)
+
+
+def check_global_rngs_do_not_matter(make_env, seed: int = 17) -> list:
+    """Two games in a row (the second from the env's own continuing stream) play identically whether or
+    not ``random`` and ``np.random`` are disturbed between steps. Returns the record."""
+    random.seed(1)
+    np.random.seed(1)
+    calm = make_env()
+    calm.reset(seed=seed)
+    calm_record = play(calm, masked_random(2))
+    calm.reset()
+    calm_record += play(calm, masked_random(3))
+    random.seed(12345)
+    np.random.seed(54321)
+    shaken = make_env()
+    shaken.reset(seed=seed)
+    shaken_record = play(shaken, masked_random(2), between=perturb_global_rngs)
+    perturb_global_rngs(0)
+    shaken.reset()
+    shaken_record += play(shaken, masked_random(3), between=perturb_global_rngs)
+    assert calm_record == shaken_record
+    return calm_record

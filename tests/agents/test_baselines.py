@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import agent_helpers
 import numpy as np
 import pytest
 
-from agents.base import Policy, RandomPolicy
+from agents.base import RandomPolicy
 from agents.heuristic.sorry import SorryHeuristic
 from agents.match import (
     GameResult,
@@ -23,7 +24,6 @@ from agents.match import (
 )
 from agents.registry import make_policy
 from boardenvs import make_game
-from boardenvs.core.state import State
 from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import CARD_NAMES, ELEVEN, SEVEN, SORRY
 from boardenvs.sorry.rules import BACKWARD_ACTION, FORWARD_ACTION, PASS, SORRY_ACTION, SWITCH
@@ -32,40 +32,9 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "evaluate.py"
 
 
-class Recorder(Policy):
-    """Wraps a policy: checks each action is legal and records (seat, card, action)."""
-
-    def __init__(self, inner: Policy, log: list[tuple[int, int, int]], perturb: int | None = None) -> None:
-        super().__init__(seed=0)
-        self.inner = inner
-        self.name = inner.name
-        self.log = log
-        self.perturb = perturb
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, state: State) -> int:
-        if self.perturb is not None:
-            # Burn and reseed the global generators between decisions: a policy that used them would
-            # now behave differently from an unperturbed run.
-            self.perturb += 1
-            random.seed(self.perturb)
-            np.random.seed(self.perturb % 2**32)
-            random.random()
-            np.random.random(3)
-        legal = list(state.legal_actions())
-        action = self.inner.act(state)
-        assert action in legal, f"illegal action {action}; legal {legal}"
-        self.log.append((state.current_player(), state.card, action))
-        return action
-
-
 def play_logged(num_players: int, specs: list[str], seed: int, perturb: int | None = None):
     game = make_game("sorry_v0", num_players=num_players)
-    log: list[tuple[int, int, int]] = []
-    policies = [Recorder(make_policy(s, "sorry_v0"), log, perturb) for s in specs]
-    return play_game(game, policies, seed), log
+    return agent_helpers.play_logged(game, specs, seed, perturb, note=lambda s: (s.card,))
 
 
 def position(num_players: int, pawns: dict[int, list[int]], card: int, to_move: int = 0):
@@ -148,7 +117,14 @@ def test_paired_seeds_deal_the_same_cards_to_every_seating():
     logs = []
     for specs in rotated_seatings(2, "heuristic"):
         log: list[tuple[int, int, int]] = []
-        play_game(game, [Recorder(make_policy(s, "sorry_v0"), log) for s in specs], seed=11)
+        play_game(
+            game,
+            [
+                agent_helpers.Recorder(make_policy(s, "sorry_v0"), log, note=lambda st: (st.card,))
+                for s in specs
+            ],
+            seed=11,
+        )
         logs.append([card for _, card, _ in log])
     shortest = min(len(cards) for cards in logs)
     assert shortest > 40

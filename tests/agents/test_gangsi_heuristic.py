@@ -6,17 +6,15 @@ Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gang
 
 from __future__ import annotations
 
-import random
-
+import agent_helpers
 import numpy as np
 import pytest
 
-from agents.base import Policy, RandomPolicy
+from agents.base import RandomPolicy
 from agents.heuristic.gangsi import GangsiHeuristic, hunter_move_distance
 from agents.match import play_game
 from agents.registry import make_policy
 from boardenvs import make_game
-from boardenvs.core.state import State
 from boardenvs.gangsi.board import get_maze
 from boardenvs.gangsi.cards import TREASURE_CODES
 from boardenvs.gangsi.rules import (
@@ -52,38 +50,8 @@ def hand(*codes: str) -> int:
 HANDS = [hand(f"A{j + 1}", f"P{j + 1}", f"O{j + 1}", f"Y{j + 1}", f"G{j + 1}") for j in range(4)]
 
 
-class Recorder(Policy):
-    """Checks every action is legal and logs (player, action); optionally burns global RNG draws."""
-
-    def __init__(self, inner: Policy, log: list, perturb: int | None = None) -> None:
-        super().__init__(seed=0)
-        self.inner = inner
-        self.name = inner.name
-        self.log = log
-        self.perturb = perturb
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, state: State) -> int:
-        if self.perturb is not None:
-            self.perturb += 1
-            random.seed(self.perturb)
-            np.random.seed(self.perturb % 2**32)
-            random.random()
-            np.random.random(3)
-        legal = list(state.legal_actions())
-        action = self.inner.act(state)
-        assert action in legal, (action, legal)
-        self.log.append((state.current_player(), action))
-        return action
-
-
 def play_logged(options: dict, specs: list[str], seed: int, perturb: int | None = None):
-    game = make_game("gangsi_v0", **options)
-    log: list = []
-    policies = [Recorder(make_policy(s, "gangsi_v0"), log, perturb) for s in specs]
-    return play_game(game, policies, seed), log
+    return agent_helpers.play_logged(make_game("gangsi_v0", **options), specs, seed, perturb)
 
 
 def table(n: int = 2, pos=None, ky: int = 0, **options) -> GangsiState:

@@ -5,17 +5,13 @@ Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/l
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
+import agent_helpers
 import pytest
 
-from agents.base import Policy
 from agents.heuristic.lost_city import LostCityHeuristic
-from agents.match import play_game, play_rotated, rotated_seatings, summarize
+from agents.match import play_rotated, rotated_seatings, summarize
 from agents.registry import make_policy
 from boardenvs import make_game
-from boardenvs.core.state import State
 from boardenvs.lost_city.cards import DAMAGE_10, SPECIAL
 from boardenvs.lost_city.rules import (
     ABILITY,
@@ -29,38 +25,9 @@ from boardenvs.lost_city.rules import (
 )
 
 
-class Recorder(Policy):
-    """Wraps a policy: checks each action is legal and records (seat, phase, action)."""
-
-    def __init__(self, inner: Policy, log: list, perturb: int | None = None) -> None:
-        super().__init__(seed=0)
-        self.inner = inner
-        self.name = inner.name
-        self.log = log
-        self.perturb = perturb
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, state: State) -> int:
-        if self.perturb is not None:
-            self.perturb += 1
-            random.seed(self.perturb)
-            np.random.seed(self.perturb % 2**32)
-            random.random()
-            np.random.random(3)
-        legal = list(state.legal_actions())
-        action = self.inner.act(state)
-        assert action in legal, f"illegal action {action}; legal {legal}"
-        self.log.append((state.current_player(), state.phase, action))
-        return action
-
-
 def play_logged(n: int, specs: list[str], seed: int, perturb: int | None = None):
     game = make_game("lost_city_v0", num_players=n)
-    log: list = []
-    policies = [Recorder(make_policy(s, "lost_city_v0"), log, perturb) for s in specs]
-    return play_game(game, policies, seed), log
+    return agent_helpers.play_logged(game, specs, seed, perturb, note=lambda s: (s.phase,))
 
 
 def position(names, cells, to_move=0, held=None, hp=None) -> LostCityState:

@@ -3,19 +3,16 @@ positions, and better than random players. Rule ids refer to neighborhood.md and
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
-import numpy as np
+import agent_helpers
 import pytest
 
-from agents.base import Policy
 from agents.heuristic.neighborhood import NeighborhoodHeuristic
-from agents.match import play_game, play_rotated, rotated_seatings, summarize
+from agents.match import play_rotated, rotated_seatings, summarize
 from agents.registry import make_policy
 from boardenvs import make_game
-from boardenvs.core.state import State
 from boardenvs.neighborhood.cards import KILLER_DECK
 from boardenvs.neighborhood.rules import D_BRANCH, D_PLAYER, D_VICTIM, OPTION_A, OPTION_B, PLAYER
 
@@ -25,34 +22,9 @@ from neighborhood_helpers import draw_card, move, position  # noqa: E402
 GAME = "neighborhood_v0"
 
 
-class Recorder(Policy):
-    """Checks each action is legal and records (seat, decision kind, action)."""
-
-    def __init__(self, inner: Policy, log: list, perturb: int | None = None) -> None:
-        super().__init__(seed=0)
-        self.inner, self.name, self.log, self.perturb = inner, inner.name, log, perturb
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, state: State) -> int:
-        if self.perturb is not None:
-            self.perturb += 1
-            random.seed(self.perturb)
-            np.random.seed(self.perturb % 2**32)
-            random.random()
-            np.random.random(3)
-        legal = list(state.legal_actions())
-        action = self.inner.act(state)
-        assert action in legal
-        self.log.append((state.current_player(), state.decision_kind(), action))
-        return action
-
-
 def play_logged(num_players: int, specs: list[str], seed: int, perturb: int | None = None):
-    log: list = []
-    policies = [Recorder(make_policy(s, GAME), log, perturb) for s in specs]
-    return play_game(make_game(GAME, num_players=num_players), policies, seed), log
+    game = make_game(GAME, num_players=num_players)
+    return agent_helpers.play_logged(game, specs, seed, perturb, note=lambda s: (s.decision_kind(),))
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])

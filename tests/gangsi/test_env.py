@@ -6,14 +6,23 @@ Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gang
 
 from __future__ import annotations
 
-import itertools
 import json
 import pickle
-import random
 
 import numpy as np
 import pytest
-from env_helpers import assert_same_state, fixed_rule, json_copy, masked_random, play, random_game
+from env_helpers import (
+    check_copies_follow,
+    check_global_rngs_do_not_matter,
+    check_observe_is_pure,
+    check_snapshots_replay,
+    fixed_rule,
+    json_copy,
+    masked_random,
+    play,
+    play_out,
+    random_game,
+)
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -118,21 +127,7 @@ def test_pickled_env_plays_the_same(options):
 # -- clones and dict round trips ----------------------------------------------------------------------
 @pytest.mark.parametrize("options", CONFIGS, ids=IDS)
 def test_clone_and_dict_round_trip_play_on_identically(options):
-    followers: list[tuple[GangsiState, int]] = []
-    nodes = 0
-    for step, (state, action) in enumerate(random_rules_game(7, max_rounds=20, **options)):
-        assert_same_state(state.clone(), state)
-        assert_same_state(json_copy(state), state)
-        for follower, _ in followers:
-            assert_same_state(follower, state)
-        if step % 11 == 0:
-            followers += [(state.clone(), step), (json_copy(state), step)]
-        if action is None:
-            break
-        for follower, _ in followers:
-            follower.apply_action(action)
-        followers = [(f, born) for f, born in followers if step - born < 60]
-        nodes += 1
+    state, nodes = check_copies_follow(random_rules_game(7, max_rounds=20, **options), 11, 60)
     assert state.is_terminal() and nodes > 100
 
 
@@ -144,12 +139,7 @@ def test_mutating_a_copy_leaves_the_original_alone():
         before = json.dumps(state.to_dict(), sort_keys=True)
         legal_before = list(state.legal_actions())
         for copy in (state.clone(), json_copy(state)):
-            while not copy.is_terminal():
-                if copy.is_chance_node():
-                    copy.apply_action(copy.sample_chance(side))
-                else:
-                    legal = copy.legal_actions()
-                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            play_out(copy, side)
             copy.pos[0] = 3
             copy.hand[1] = 0
             copy.faces[2] = 4
@@ -166,25 +156,8 @@ def test_mutating_a_copy_leaves_the_original_alone():
 # -- whole-env snapshots ------------------------------------------------------------------------------
 @pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4}, {"num_players": 2}], ids=str)
 def test_env_state_dict_round_trip(options):
-    options = {**options, "max_rounds": 20}
-    env = gangsi_v0.raw_env(**options)
-    env.reset(seed=5)
-    snapshots: list[str] = []
-    full = play(env, fixed_rule, snapshots=snapshots)
-    total = len(full)
-    assert full[-1][4] and total > 50
-    for i in sorted({0, 1, 17, total // 3, total // 2, total - 2, total - 1}):
-        snapshot = json.loads(snapshots[i])
-        fresh = gangsi_v0.raw_env(**options)
-        fresh.load_state_dict(snapshot)
-        assert json.dumps(fresh.state_dict()) == snapshots[i]
-        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
-        assert fresh.agents == []
-    used = gangsi_v0.raw_env(**options)
-    used.reset(seed=1234)
-    play(used, masked_random(0), max_steps=9)
-    used.load_state_dict(json.loads(snapshots[17]))
-    assert play(used, fixed_rule, start_step=17) == full[17:]
+    full = check_snapshots_replay(lambda: gangsi_v0.raw_env(**options, max_rounds=20), seed=5)
+    assert full[-1][4] and len(full) > 50
 
 
 def test_state_dict_of_other_options_is_refused():
@@ -201,58 +174,13 @@ def test_state_dict_of_other_options_is_refused():
 def test_observe_has_no_side_effects(options):
     env = gangsi_v0.raw_env(**options)
     env.reset(seed=5)
-    choose = masked_random(6)
-    step = 0
-    while env.agents and step < 600:
-        state = env.game_state
-        before_state = json.dumps(state.to_dict(), sort_keys=True)
-        before_rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
-        reference = {a: env.observe(a) for a in env.possible_agents}
-        orders = (
-            list(itertools.permutations(env.possible_agents))
-            if step % 50 == 0
-            else [env.possible_agents, env.possible_agents[::-1]]
-        )
-        for order in orders:
-            for agent in order:
-                obs = env.observe(agent)
-                assert np.array_equal(obs["observation"], reference[agent]["observation"])
-                assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
-        assert json.dumps(state.to_dict(), sort_keys=True) == before_state
-        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == before_rng
-        _, _, term, trunc, _ = env.last()
-        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
-        step += 1
-    assert step > 100
+    assert check_observe_is_pure(env, masked_random(6), max_steps=600, permute_every=50) > 100
 
 
 # -- global generators do not matter ---------------------------------------------------------------------
 @pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4, "hunter_turns": True}], ids=str)
 def test_global_rng_perturbation_does_not_change_play(options):
-    def perturb(step: int) -> None:
-        random.random()
-        np.random.rand(3)
-        if step % 5 == 0:
-            random.seed(step)
-            np.random.seed(step)
-
-    options = {**options, "max_rounds": 15}
-    random.seed(1)
-    np.random.seed(1)
-    calm = gangsi_v0.env(**options)
-    calm.reset(seed=17)
-    calm_record = play(calm, masked_random(2))
-    calm.reset()
-    calm_record += play(calm, masked_random(3))
-    random.seed(12345)
-    np.random.seed(54321)
-    shaken = gangsi_v0.env(**options)
-    shaken.reset(seed=17)
-    shaken_record = play(shaken, masked_random(2), between=perturb)
-    perturb(0)
-    shaken.reset()
-    shaken_record += play(shaken, masked_random(3), between=perturb)
-    assert calm_record == shaken_record
+    check_global_rngs_do_not_matter(lambda: gangsi_v0.env(**options, max_rounds=15))
 
 
 # -- masks and observations ----------------------------------------------------------------------------

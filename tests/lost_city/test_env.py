@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 
 import numpy as np
 import pytest
-from env_helpers import assert_same_state, json_copy, masked_random, play, random_game
+from env_helpers import (
+    check_copies_follow,
+    check_global_rngs_do_not_matter,
+    check_observe_is_pure,
+    check_snapshots_replay,
+    json_copy,
+    masked_random,
+    play,
+    play_out,
+    random_game,
+)
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -115,21 +124,7 @@ def test_pickled_env_plays_the_same(n):
 # -- clones and dict round trips --------------------------------------------------------------------
 @pytest.mark.parametrize("n", COUNTS)
 def test_clone_and_dict_round_trip_play_on_identically(n):
-    followers: list[tuple[LostCityState, int]] = []
-    nodes = 0
-    for step, (state, action) in enumerate(random_rules_game(n, seed=n, max_rounds=30)):
-        assert_same_state(state.clone(), state)
-        assert_same_state(json_copy(state), state)
-        for follower, _ in followers:
-            assert_same_state(follower, state)
-        if step % 17 == 0:
-            followers += [(state.clone(), step), (json_copy(state), step)]
-        if action is None:
-            break
-        for follower, _ in followers:
-            follower.apply_action(action)
-        followers = [(f, born) for f, born in followers if step - born < 40]
-        nodes += 1
+    state, nodes = check_copies_follow(random_rules_game(n, seed=n, max_rounds=30), 17, 40)
     assert state.is_terminal() and nodes > 50
 
 
@@ -141,12 +136,7 @@ def test_mutating_a_copy_leaves_the_original_alone():
         before = json.dumps(state.to_dict(), sort_keys=True)
         legal_before = list(state.legal_actions())
         for copy in (state.clone(), json_copy(state)):
-            while not copy.is_terminal():
-                if copy.is_chance_node():
-                    copy.apply_action(copy.sample_chance(side))
-                else:
-                    legal = copy.legal_actions()
-                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            play_out(copy, side)
             copy.hp[0] = 7
             copy.pos[1] = 3
             copy.deck.discard(0)
@@ -163,23 +153,10 @@ def test_mutating_a_copy_leaves_the_original_alone():
 @pytest.mark.parametrize("n", [2, 4])
 def test_env_state_dict_round_trip(n):
     options = {"num_players": n, "max_rounds": 30}
+    full = check_snapshots_replay(lambda: lost_city_v0.raw_env(**options), seed=n, choose=fixed_rule)
+    assert full[-1][4] and len(full) > 30
     env = lost_city_v0.raw_env(**options)
     env.reset(seed=n)
-    snapshots: list[str] = []
-    full = play(env, fixed_rule, snapshots=snapshots)
-    total = len(full)
-    assert full[-1][4] and total > 30
-    for i in sorted({0, 1, 17, total // 2, total - n - 1, total - 1}):
-        snapshot = json.loads(snapshots[i])
-        fresh = lost_city_v0.raw_env(**options)
-        fresh.load_state_dict(snapshot)
-        assert json.dumps(fresh.state_dict()) == snapshots[i]
-        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
-    used = lost_city_v0.raw_env(**options)
-    used.reset(seed=1234)
-    play(used, masked_random(0), max_steps=9)
-    used.load_state_dict(json.loads(snapshots[17]))
-    assert play(used, fixed_rule, start_step=17) == full[17:]
     other = lost_city_v0.raw_env(num_players=n, max_rounds=31)
     other.reset(seed=0)
     with pytest.raises(ValueError, match="options"):
@@ -191,52 +168,12 @@ def test_env_state_dict_round_trip(n):
 def test_observe_has_no_side_effects(n):
     env = lost_city_v0.raw_env(num_players=n, max_rounds=40)
     env.reset(seed=5)
-    choose = masked_random(6)
-    step = 0
-    while env.agents:
-        before = json.dumps(env.game_state.to_dict(), sort_keys=True)
-        rng_before = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
-        books = (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards))
-        reference = {a: env.observe(a) for a in env.possible_agents}
-        for order in (env.possible_agents, env.possible_agents[::-1]):
-            for agent in order:
-                obs = env.observe(agent)
-                assert np.array_equal(obs["observation"], reference[agent]["observation"])
-                assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
-        assert json.dumps(env.game_state.to_dict(), sort_keys=True) == before
-        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == rng_before
-        assert (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards)) == books
-        _, _, term, trunc, _ = env.last()
-        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
-        step += 1
-    assert step > 50
+    assert check_observe_is_pure(env, masked_random(6), permute_every=100) > 50
 
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_global_rng_perturbation_does_not_change_play(n):
-    def perturb(step: int) -> None:
-        random.random()
-        np.random.rand(3)
-        if step % 5 == 0:
-            random.seed(step)
-            np.random.seed(step)
-
-    random.seed(1)
-    np.random.seed(1)
-    calm = lost_city_v0.env(num_players=n, max_rounds=40)
-    calm.reset(seed=17)
-    calm_record = play(calm, masked_random(2))
-    calm.reset()
-    calm_record += play(calm, masked_random(3))
-    random.seed(12345)
-    np.random.seed(54321)
-    shaken = lost_city_v0.env(num_players=n, max_rounds=40)
-    shaken.reset(seed=17)
-    shaken_record = play(shaken, masked_random(2), between=perturb)
-    perturb(0)
-    shaken.reset()
-    shaken_record += play(shaken, masked_random(3), between=perturb)
-    assert calm_record == shaken_record
+    check_global_rngs_do_not_matter(lambda: lost_city_v0.env(num_players=n, max_rounds=40))
 
 
 # -- masks and observations -------------------------------------------------------------------------

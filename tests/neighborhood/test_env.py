@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from env_helpers import assert_same_state, fixed_rule, json_copy, masked_random, play, random_game
+from env_helpers import (
+    check_copies_follow,
+    check_global_rngs_do_not_matter,
+    check_observe_is_pure,
+    check_snapshots_replay,
+    fixed_rule,
+    json_copy,
+    masked_random,
+    play,
+    play_out,
+    random_game,
+)
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -90,22 +100,8 @@ def test_pickled_env_plays_the_same(num_players):
 @pytest.mark.parametrize("num_players", COUNTS)
 def test_clone_and_dict_round_trip_play_on_identically(num_players):
     for seed in range(3):
-        followers: list[tuple[NeighborhoodState, int]] = []
-        nodes = 0
-        for step, (state, action) in enumerate(random_rules_game(num_players, seed)):
-            if step % 3 == 0:  # every node is checked against its copies; new copies every 3rd
-                assert_same_state(state.clone(), state)
-                assert_same_state(json_copy(state), state)
-            for follower, _ in followers:
-                assert_same_state(follower, state)
-            if step % 29 == 0:
-                followers += [(state.clone(), step), (json_copy(state), step)]
-            if action is None:
-                break
-            for follower, _ in followers:
-                follower.apply_action(action)
-            followers = [(f, born) for f, born in followers if step - born < 60]
-            nodes += 1
+        # every node is checked against its copies, with new clone/JSON checks every 3rd
+        state, nodes = check_copies_follow(random_rules_game(num_players, seed), 29, 60, check_every=3)
         assert state.is_terminal() and nodes > 100
 
 
@@ -117,12 +113,7 @@ def test_mutating_a_copy_leaves_the_original_alone():
         before = json.dumps(state.to_dict(), sort_keys=True)
         legal_before = list(state.legal_actions())
         for copy in (state.clone(), json_copy(state)):
-            while not copy.is_terminal():
-                if copy.is_chance_node():
-                    copy.apply_action(copy.sample_chance(side))
-                else:
-                    legal = copy.legal_actions()
-                    copy.apply_action(legal[int(side.integers(len(legal)))])
+            play_out(copy, side)
             copy.hp[0] = 3
             copy.decks[0].bottom.append(1)
             copy.draw.append(2)
@@ -145,22 +136,8 @@ def test_fast_path_equals_the_general_resolution(monkeypatch):
 # -- whole-env snapshots ----------------------------------------------------------------------------
 @pytest.mark.parametrize("num_players", COUNTS)
 def test_env_state_dict_round_trip(num_players):
-    env = neighborhood_v0.raw_env(num_players=num_players)
-    env.reset(seed=num_players)
-    snapshots: list[str] = []
-    full = play(env, fixed_rule, snapshots=snapshots)
-    total = len(full)
-    assert total > 10
-    for i in sorted({0, 1, 5, total // 2, total - 2, total - 1}):
-        fresh = neighborhood_v0.raw_env(num_players=num_players)
-        fresh.load_state_dict(json.loads(snapshots[i]))
-        assert json.dumps(fresh.state_dict()) == snapshots[i]
-        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
-    used = neighborhood_v0.raw_env(num_players=num_players)
-    used.reset(seed=1234)
-    play(used, masked_random(0), max_steps=9)
-    used.load_state_dict(json.loads(snapshots[5]))
-    assert play(used, fixed_rule, start_step=5) == full[5:]
+    full = check_snapshots_replay(lambda: neighborhood_v0.raw_env(num_players=num_players), seed=num_players)
+    assert len(full) > 10
 
 
 def test_state_dict_of_other_options_is_refused():
@@ -176,49 +153,12 @@ def test_state_dict_of_other_options_is_refused():
 def test_observe_has_no_side_effects():
     env = neighborhood_v0.raw_env(num_players=4)
     env.reset(seed=5)
-    choose = masked_random(6)
-    step = 0
-    while env.agents:
-        before = json.dumps(env.game_state.to_dict(), sort_keys=True)
-        rng_before = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
-        reference = {a: env.observe(a) for a in env.possible_agents}
-        for agent in env.possible_agents[::-1] * 2:
-            obs = env.observe(agent)
-            assert np.array_equal(obs["observation"], reference[agent]["observation"])
-            assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
-        assert json.dumps(env.game_state.to_dict(), sort_keys=True) == before
-        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == rng_before
-        _, _, term, trunc, _ = env.last()
-        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
-        step += 1
-    assert step > 10
+    assert check_observe_is_pure(env, masked_random(6)) > 10
 
 
 @pytest.mark.parametrize("num_players", [3, 5])
 def test_global_rng_perturbation_does_not_change_play(num_players):
-    def perturb(step: int) -> None:
-        random.random()
-        np.random.rand(3)
-        if step % 5 == 0:
-            random.seed(step)
-            np.random.seed(step)
-
-    random.seed(1)
-    np.random.seed(1)
-    calm = neighborhood_v0.env(num_players=num_players)
-    calm.reset(seed=17)
-    calm_record = play(calm, masked_random(2))
-    calm.reset()
-    calm_record += play(calm, masked_random(3))
-    random.seed(12345)
-    np.random.seed(54321)
-    shaken = neighborhood_v0.env(num_players=num_players)
-    shaken.reset(seed=17)
-    shaken_record = play(shaken, masked_random(2), between=perturb)
-    perturb(0)
-    shaken.reset()
-    shaken_record += play(shaken, masked_random(3), between=perturb)
-    assert calm_record == shaken_record
+    check_global_rngs_do_not_matter(lambda: neighborhood_v0.env(num_players=num_players))
 
 
 # -- masks, observations, eliminations --------------------------------------------------------------

@@ -5,14 +5,24 @@ Rule ids (S1-S24) refer to ``/work/shared/rules/sorry.md`` and ``boardenvs/sorry
 
 from __future__ import annotations
 
-import itertools
 import json
 import pickle
-import random
 
 import numpy as np
 import pytest
-from env_helpers import assert_same_state, fixed_rule, json_copy, masked_random, play, random_game
+from env_helpers import (
+    assert_same_state,
+    check_copies_follow,
+    check_global_rngs_do_not_matter,
+    check_observe_is_pure,
+    check_snapshots_replay,
+    fixed_rule,
+    json_copy,
+    masked_random,
+    play,
+    play_out,
+    random_game,
+)
 from pettingzoo.test import api_test, seed_test
 
 import boardenvs
@@ -122,26 +132,8 @@ def test_pickled_env_plays_the_same(num_players, slide_rule):
 @pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
 def test_clone_and_dict_round_trip_play_on_identically(num_players, slide_rule):
     for seed in range(2):
-        followers: list[tuple[SorryState, int]] = []
-        nodes = 0
-        for step, (state, action) in enumerate(random_rules_game(num_players, slide_rule, seed)):
-            clone = state.clone()
-            restored = json_copy(state)
-            assert_same_state(clone, state)
-            assert_same_state(restored, state)
-            # Copies taken earlier received the same actions and chance outcomes: still identical.
-            for follower, _ in followers:
-                assert_same_state(follower, state)
-            if step % 13 == 0:
-                followers += [(state.clone(), step), (json_copy(state), step)]
-            if action is None:
-                break
-            for follower, _ in followers:
-                follower.apply_action(action)
-            followers = [(f, born) for f, born in followers if step - born < 80]
-            nodes += 1
-        assert state.is_terminal()
-        assert nodes > 50
+        state, nodes = check_copies_follow(random_rules_game(num_players, slide_rule, seed), 13, 80)
+        assert state.is_terminal() and nodes > 50
 
 
 @pytest.mark.parametrize("num_players,slide_rule", [(2, "classic"), (3, "own_color"), (4, "own_color")])
@@ -154,12 +146,7 @@ def test_mutating_a_copy_leaves_the_original_alone(num_players, slide_rule):
         legal_before = list(state.legal_actions())
         for copy in (state.clone(), json_copy(state)):
             # Play the copy to the end with another generator ...
-            while not copy.is_terminal():
-                if copy.is_chance_node():
-                    copy.apply_action(copy.sample_chance(side_rng))
-                else:
-                    legal = copy.legal_actions()
-                    copy.apply_action(legal[int(side_rng.integers(len(legal)))])
+            play_out(copy, side_rng)
             # ... and scribble on its containers.
             copy.pos[0] = HOME
             copy.pos[-1] = 7
@@ -187,30 +174,13 @@ def test_round_trip_of_a_finished_game():
 # -- whole-env snapshots ----------------------------------------------------------------------------
 @pytest.mark.parametrize("num_players,slide_rule", CONFIGS)
 def test_env_state_dict_round_trip(num_players, slide_rule):
-    options = {"num_players": num_players, "slide_rule": slide_rule}
-    env = sorry_v0.raw_env(**options)
-    env.reset(seed=num_players)
-    snapshots: list[str] = []
     # The fixed rule never touches a generator, so every card drawn comes from the env's generator.
-    full = play(env, fixed_rule, snapshots=snapshots)
+    make = lambda: sorry_v0.raw_env(num_players=num_players, slide_rule=slide_rule)  # noqa: E731
+    full = check_snapshots_replay(make, seed=num_players, extra_points=(-num_players - 1, -num_players))
     total = len(full)
     assert full[-1][4] and total > 50
     last_move = total - num_players - 1  # then one dead step per agent
     assert not full[last_move][4] and full[last_move + 1][4]
-    points = {0, 1, 17, total // 2, last_move, last_move + 1, total - 1}
-    for i in sorted(points):
-        snapshot = json.loads(snapshots[i])  # JSON-able: the deck and the generator state included
-        fresh = sorry_v0.raw_env(**options)
-        fresh.load_state_dict(snapshot)
-        assert json.dumps(fresh.state_dict()) == snapshots[i]
-        assert play(fresh, fixed_rule, start_step=i) == full[i:], f"restored at step {i}"
-        assert fresh.agents == []
-    # Restoring into an env that is in the middle of another game works the same.
-    used = sorry_v0.raw_env(**options)
-    used.reset(seed=1234)
-    play(used, masked_random(0), max_steps=9)
-    used.load_state_dict(json.loads(snapshots[17]))
-    assert play(used, fixed_rule, start_step=17) == full[17:]
 
 
 def test_state_dict_of_other_options_is_refused():
@@ -227,63 +197,13 @@ def test_state_dict_of_other_options_is_refused():
 def test_observe_has_no_side_effects(num_players, slide_rule):
     env = sorry_v0.raw_env(num_players=num_players, slide_rule=slide_rule)
     env.reset(seed=5)
-    choose = masked_random(6)
-    step = 0
-    while env.agents:
-        state = env.game_state
-        before_state = json.dumps(state.to_dict(), sort_keys=True)
-        before_rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
-        before_books = (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards))
-        reference = {a: env.observe(a) for a in env.possible_agents}
-        orders = (
-            list(itertools.permutations(env.possible_agents))
-            if step % 25 == 0
-            else [env.possible_agents, env.possible_agents[::-1]]
-        )
-        for order in orders:
-            for _ in range(2):
-                for agent in order:
-                    obs = env.observe(agent)
-                    assert np.array_equal(obs["observation"], reference[agent]["observation"])
-                    assert np.array_equal(obs["action_mask"], reference[agent]["action_mask"])
-        assert json.dumps(state.to_dict(), sort_keys=True) == before_state
-        assert json.dumps(env.np_random.bit_generator.state, sort_keys=True) == before_rng
-        assert (env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards)) == before_books
-        _, _, term, trunc, _ = env.last()
-        env.step(None if (term or trunc) else choose(reference[env.agent_selection]["action_mask"], step))
-        step += 1
-    assert step > 50
+    assert check_observe_is_pure(env, masked_random(6)) > 50
 
 
 # -- global generators do not matter ----------------------------------------------------------------
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_global_rng_perturbation_does_not_change_play(num_players):
-    def perturb(step: int) -> None:
-        random.random()
-        random.randint(0, 10**6)
-        np.random.rand(3)
-        np.random.randint(0, 100, size=5)
-        if step % 5 == 0:
-            random.seed(step)
-            np.random.seed(step)
-
-    random.seed(1)
-    np.random.seed(1)
-    calm = sorry_v0.env(num_players=num_players)
-    calm.reset(seed=17)
-    calm_record = play(calm, masked_random(2))
-    calm.reset()  # continue the env's own stream into a second game
-    calm_record += play(calm, masked_random(3))
-
-    random.seed(12345)
-    np.random.seed(54321)
-    shaken = sorry_v0.env(num_players=num_players)
-    shaken.reset(seed=17)
-    shaken_record = play(shaken, masked_random(2), between=perturb)
-    perturb(0)
-    shaken.reset()
-    shaken_record += play(shaken, masked_random(3), between=perturb)
-    assert calm_record == shaken_record
+    check_global_rngs_do_not_matter(lambda: sorry_v0.env(num_players=num_players))
 
 
 # -- masks and observations -------------------------------------------------------------------------
