@@ -216,7 +216,8 @@ class GangsiGame(Game):
 
     @staticmethod
     def _static_planes(maze: Maze) -> np.ndarray:
-        """Planes 0-4 of both roles: walls on each side of every square, the entrance and the coffin."""
+        """Planes 0-4 of both roles: walls on each side of every square, the entrance and the coffin
+        (K6: both sides of the board show the same map, so every role sees it)."""
         planes = np.zeros((5, maze.size), dtype=np.float32)
         for cell in range(maze.size):
             for d in range(4):

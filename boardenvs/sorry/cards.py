@@ -1,4 +1,4 @@
-"""The Sorry! deck as a table (S1): 45 cards, eleven kinds."""
+"""The Sorry! deck as a table (S1): 45 cards, eleven kinds; no Fire & Ice power-ups (S22)."""
 
 from __future__ import annotations
 

@@ -192,6 +192,7 @@ class SorryState(State):
         elif self.turn >= self.options.max_turns:
             self.truncated = True
         else:
+            # S7: no card draws again; play passes to the left (S21).
             self.to_move = (player + 1) % self.options.num_players
 
     def _apply_chance(self, outcome: int) -> None:

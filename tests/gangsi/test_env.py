@@ -256,6 +256,18 @@ def test_observation_layout_of_both_roles():
     assert k[1472 + PH_CHOOSE] == 1.0 and k[1480 + 1] == 1.0
 
 
+def test_k6_the_map_is_public_to_every_role():
+    """K6: walls, entrance and coffin (planes 0-4) are the same in every agent's observation."""
+    game = gangsi_v0.GangsiGame(num_hunters=3)
+    s = game.new_initial_state()
+    maps = [game.observe(s, p)[: 5 * 121] for p in range(game.num_players)]
+    assert all(np.array_equal(m, maps[0]) for m in maps)
+    walls = maps[0][: 4 * 121].reshape(4, 11, 11)
+    assert walls[0, 0, :].all() and walls[2, 10, :].all()  # the border blocks north and south
+    assert walls.sum() > 4 * 11  # and there are walls inside the maze
+    assert maps[0][4 * 121 :].sum() == 2  # the entrance and the coffin
+
+
 # -- hidden information --------------------------------------------------------------------------------------
 def hide_variant(state: GangsiState, rng: np.random.Generator, keep_hand_of: set[int]) -> GangsiState:
     """The same public position with hidden parts changed: the unrevealed cards of the pieces not in
