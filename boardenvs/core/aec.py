@@ -26,15 +26,17 @@ class BoardGameEnv(AECEnv, EzPickle):
     """PettingZoo AEC environment over any :class:`Game`; subclasses set ``game_class`` and ``metadata``.
 
     Args:
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the position as text) or ``"human"``
-            (the text is printed after every step).
+        render_mode: ``None``; ``"ansi"`` (``render()`` returns the position as text); ``"rgb_array"``
+            (``render()`` returns a picture of the board, ``(H, W, 3) uint8``, drawn with Pillow:
+            ``pip install "boardenvs[render]"``); or ``"human"`` (the picture is shown in a window
+            after every step where pygame and a display exist, else the text is printed).
         **options: the game's options (see the game's docstring); unknown keys raise at once.
     """
 
     game_class: ClassVar[type[Game]]
     metadata: ClassVar[dict[str, Any]] = {
         "name": "board_game",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -48,6 +50,7 @@ class BoardGameEnv(AECEnv, EzPickle):
                 f"{self.metadata['render_modes']}"
             )
         self.render_mode = render_mode
+        self._window: Any = None
         self.game = self.game_class(**options)
         self.possible_agents = list(self.game.agents)
         self._player_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -193,21 +196,33 @@ class BoardGameEnv(AECEnv, EzPickle):
             self._skip_agent_selection = None
             self._deads_step_first()
 
-    def render(self) -> str | None:
-        """The position as text (``"ansi"`` returns it, ``"human"`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The position: text (``"ansi"``), a picture (``"rgb_array"``), or shown/printed (``"human"``)."""
         if self.render_mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            logger.warn("render() called without a render_mode; pass 'ansi', 'rgb_array' or 'human'")
             return None
-        text = self.game_state.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        if self.render_mode == "ansi":
+            return self.game_state.render_text()
+        if self.render_mode == "rgb_array":
+            return self.game.render_image(self.game_state)
+        # "human": a window where one can be shown, else the text on standard output.
+        from boardenvs.core import render
+
+        if self._window is None and render.display_available():
+            self._window = render.Window(self.metadata["name"])
+        if self._window is not None:
+            self._window.show(self.game.render_image(self.game_state))
+        else:
+            print(self.game_state.render_text())
+        return None
 
     def close(self) -> None:
-        """Nothing to release (text rendering only)."""
+        """Close the ``"human"`` render window, if one was opened."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # -- whole-env snapshots ----------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:

@@ -71,6 +71,23 @@ class Game(ABC):
     def observe(self, state: State, player: int) -> np.ndarray:
         """What ``player`` observes of ``state``, as float32 in ``[0, 1]``; never changes ``state``."""
 
+    # -- pictures -----------------------------------------------------------------------------------
+    def draw(self, state: State, view: int | None = None) -> Any:
+        """A picture of ``state`` as a ``PIL.Image.Image`` (needs Pillow: ``boardenvs[render]``).
+
+        ``view=None`` shows everything (a spectator); a player id shows only what that player may
+        know. Games implement this in their ``draw.py`` module.
+        """
+        raise NotImplementedError(f"{self.name} has no pictures")
+
+    def render_image(self, state: State, view: int | None = None) -> np.ndarray:
+        """:meth:`draw` as an ``(H, W, 3) uint8`` array (the ``"rgb_array"`` render)."""
+        from boardenvs.core.render import to_array
+
+        if view is not None and not 0 <= view < self.num_players:
+            raise ValueError(f"{self.name}: view must be None or a player id 0..{self.num_players - 1}")
+        return to_array(self.draw(state, view))
+
     def action_mask(self, state: State, player: int) -> np.ndarray:
         """int8 mask of ``player``'s legal actions; all zeros unless ``player`` is to move."""
         mask = np.zeros(self.num_actions(player), dtype=np.int8)

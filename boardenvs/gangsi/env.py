@@ -152,10 +152,13 @@ the cap truncates the game with 0 for everyone still playing.
 
 ### Version History
 
-* v0: first release (boardenvs 0.1.0)
+* v0: first release (boardenvs 0.1.0); render modes `ansi`, `human` and `rgb_array` (a picture of the maze;
+  `game.draw(state, view)` draws a player's view, the Kyonshi's with possibility sets, K9/K32)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -364,6 +367,13 @@ class GangsiGame(Game):
         obs[at] = float(state.options.hunter_turns)
         obs[hot] = 1.0
         return obs
+
+    def draw(self, state: GangsiState, view: int | None = None) -> Any:  # type: ignore[override]
+        """A picture of ``state`` (``PIL.Image.Image``); ``view=0`` is the Kyonshi's (possibility sets
+        instead of hunter squares, no hands, no rolled faces), a hunter id that hunter's view."""
+        from boardenvs.gangsi.draw import draw_state
+
+        return draw_state(self, state, view)
 
     def treasure_name(self, t: int) -> str:
         """The code of treasure ``t`` (e.g. ``"A1"``)."""

@@ -143,9 +143,12 @@ round cap is a normal end (highest HP wins), not a truncation.
 ### Version History
 
 * v0: first release (boardenvs 0.1.0)
+* v0: `render_mode` `"rgb_array"` (a Pillow picture of the board, 900 wide, 788 high on the default board) and `"human"` (shown in a window) beside `"ansi"`
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -162,6 +165,9 @@ from boardenvs.lost_city.rules import (
     LostCityOptions,
     LostCityState,
 )
+
+if TYPE_CHECKING:  # pragma: no cover - Pillow is imported only when a picture is drawn
+    from PIL import Image
 
 MAX_SEATS = 7
 #: Features per seat block (see the module docstring).
@@ -275,6 +281,16 @@ class LostCityGame(Game):
         obs[g + 29 : g + 37] *= self._inv_counts
         obs[g + 37 : g + 45] *= self._inv_counts
         return obs
+
+    def draw(self, state: LostCityState, view: int | None = None) -> Image.Image:  # type: ignore[override]
+        """A picture of ``state`` (board, characters, HP, cards, dice, whose turn); needs Pillow.
+
+        Everything but the deck order is public (4.3), so a player ``view`` shows the same facts as the
+        full view (``None``) and marks that player's character. See :mod:`boardenvs.lost_city.draw`.
+        """
+        from boardenvs.lost_city.draw import draw_state
+
+        return draw_state(self, state, view)
 
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)

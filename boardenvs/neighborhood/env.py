@@ -135,9 +135,12 @@ The board's geometry (L1, L2: 15x15, quadrant locations, roads on row and column
 ### Version History
 
 * v0: first release (boardenvs 0.1.0)
+* v0: `render_mode` `"rgb_array"` (a Pillow picture of the board, 900 x 690) and `"human"` (shown in a window) beside `"ansi"`
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -280,6 +283,16 @@ class NeighborhoodGame(Game):
         obs[_PILE:_NEXT] = counts
         obs[_PILE:_NEXT] *= self._inv_counts
         return obs
+
+    def draw(self, state: NeighborhoodState, view: int | None = None) -> Any:  # type: ignore[override]
+        """A picture of ``state`` (``PIL.Image.Image``, 900 x 690): board, characters, HP, cards, dice.
+
+        ``view=None`` shows everything; a player id shows what that player observes (the setter of a
+        trap is shown only if it is that player). Needs Pillow (``boardenvs[render]``).
+        """
+        from boardenvs.neighborhood.draw import draw_state
+
+        return draw_state(self, state, view)
 
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)

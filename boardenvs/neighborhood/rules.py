@@ -212,7 +212,7 @@ class NeighborhoodState(State):
         "options", "n", "colors", "hp", "pos", "alive", "pending", "thug", "skip", "trap_cell",
         "trap_owner", "decks", "stack", "to_move", "first", "direction", "round", "turns", "started",
         "over", "winner", "draw", "_actor", "_legal", "_dkind", "_chance", "_wild_loc", "_wild_cells",
-        "_dirs", "_spin",
+        "_dirs", "_spin", "last_roll",
     )  # fmt: skip
 
     def __init__(self, options: NeighborhoodOptions) -> None:
@@ -239,6 +239,8 @@ class NeighborhoodState(State):
         self.over = False
         self.winner = -1
         self.draw: list[int] = []
+        #: The last turn move's ``[player, die, direction, turn]`` (die 0: Lost's spin), for pictures.
+        self.last_roll = [-1, -1, -1, -1]
         self._actor = CHANCE
         self._legal: list[int] = []
         self._dkind = -1
@@ -449,6 +451,7 @@ class NeighborhoodState(State):
         if self.pending[q] >= 0:
             return False
         pos[p] = cell
+        self.last_roll = [p, (outcome >> 3) + 1, outcome & 7, self.turns]
         if new_round:
             self.round += 1
         self.to_move = q
@@ -593,6 +596,7 @@ class NeighborhoodState(State):
         if f[1] < 0:
             return self._roll(CH_MOVE, (self.options.die_faces, self._spin[self.pos[p]]))
         outcome = self._take(f)
+        self.last_roll = [p, (outcome >> 3) + 1, outcome & 7, self.turns]
         ray = RAY[self.pos[p]][outcome & 7]
         cell = ray[min((outcome >> 3) + 1, len(ray)) - 1]  # passes through others: only the end counts
         self.pos[p] = cell
@@ -893,6 +897,8 @@ class NeighborhoodState(State):
             if a == STOP:
                 self._next_op(f)
                 return False
+            if mode == "spin":
+                self.last_roll = [mover, 0, a - DIR, self.turns]
             f[12] = a - DIR
             f[11] = 1
         room = len(RAY[cell][f[12]])
@@ -1072,6 +1078,7 @@ class NeighborhoodState(State):
         new.over = self.over
         new.winner = self.winner
         new.draw = self.draw[:]
+        new.last_roll = self.last_roll[:]
         new._actor = self._actor
         new._legal = self._legal
         new._dkind = self._dkind
@@ -1092,6 +1099,7 @@ class NeighborhoodState(State):
         data["over"] = self.over
         data["decks"] = [d.to_dict() for d in self.decks]
         data["stack"] = [f[:] for f in self.stack]
+        data["last_roll"] = self.last_roll[:]
         data["legal"] = list(self._legal)
         kind, param = self._chance
         data["chance"] = [
@@ -1120,6 +1128,7 @@ class NeighborhoodState(State):
         state.over = bool(data["over"])
         state.decks = [Deck.from_dict(d) for d in data["decks"]]
         state.stack = [[int(x) for x in f] for f in data["stack"]]
+        state.last_roll = [int(x) for x in data.get("last_roll", (-1, -1, -1, -1))]
         state._legal = [int(a) for a in data["legal"]]
         kind, param = data["chance"]
         if kind == CH_MOVE:
@@ -1147,8 +1156,20 @@ class NeighborhoodState(State):
         """E.g. ``"Purple (player_2)"``."""
         return f"{COLOR_NAMES[self.colors[p]]} (player_{p})"
 
-    def action_to_string(self, action: int) -> str:
-        """Describe a decision in words, e.g. ``"victim: Yellow (player_3)"``."""
+    def action_to_string(self, action: int, view: int | None = None) -> str:
+        """Describe a decision in words, e.g. ``"victim: Yellow (player_3)"``, or a chance outcome
+        (``"die 4, spinner NE"``). Nothing is private (L25: only the deck order): ``view`` changes nothing."""
+        if self._actor == CHANCE and not self.over:
+            kind, param = self._chance
+            if kind == CH_DIE:
+                return f"die {action + 1}"
+            if kind == CH_SPIN and 0 <= action < len(DIRECTION_NAMES):
+                return f"spinner {DIRECTION_NAMES[action]}"
+            if kind == CH_MOVE and 0 <= action % 8 < len(DIRECTION_NAMES):
+                return f"die {action // 8 + 1}, spinner {DIRECTION_NAMES[action % 8]}"
+            if kind == CH_DECK and 0 <= action < len(DECKS[param]):
+                return f"draw {DECKS[param][action].name} ({DECK_NAMES[param]})"
+            return f"chance outcome {action}"
         mover = self._actor if self._actor >= 0 else 0
         kind = DECISION_NAMES[self._dkind] if 0 <= self._dkind < NUM_DECISION_KINDS else "action"
         if CELL <= action < DIR:
@@ -1164,8 +1185,11 @@ class NeighborhoodState(State):
                  WILD: "Wild card", STOP: "stop here"}  # fmt: skip
         return f"{kind}: {names.get(action, f'invalid action {action}')}"
 
-    def render_text(self) -> str:
-        """The 15x15 board (``*`` Wild Spaces, ``^`` traps, letters characters) and one line each."""
+    def render_text(self, view: int | None = None) -> str:
+        """The 15x15 board (``*`` Wild Spaces, ``^`` traps, letters characters) and one line each.
+
+        Everything on the table is public (L25: only the deck order is hidden), so ``view`` changes nothing.
+        """
         grid = [["." for _ in range(SIZE)] for _ in range(SIZE)]
         for c in range(NUM_CELLS):
             if self._wild_loc[c] >= 0:

@@ -78,9 +78,12 @@ At the end only: the winner +1, every other player -1. There are no draws. A gam
 ### Version History
 
 * v0: first release (boardenvs 0.1.0)
+* v0: `render_mode` `"rgb_array"` (a Pillow picture of the board, 890 x 600) and `"human"` (shown in a window) beside `"ansi"`
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -137,6 +140,13 @@ class SorryGame(Game):
         pile *= _INV_CARD_COUNTS
         obs[_TURN] = min(state.turn / state.options.max_turns, 1.0)
         return obs
+
+    def draw(self, state: SorryState, view: int | None = None) -> Any:  # type: ignore[override]
+        """A picture of ``state`` (``PIL.Image.Image``, 890 x 600): the board, pawns, the card drawn,
+        whose turn and the legal moves; ``view`` turns the board to that player's seat (needs Pillow)."""
+        from boardenvs.sorry.draw import draw_state
+
+        return draw_state(self, state, view)
 
     def _view(self, player: int) -> tuple[list[tuple[int, int]], list[int], list[int]]:
         """Per-seat constants of the encoding, computed once: (one-hot offset, pawn index) per pawn in

@@ -500,35 +500,7 @@ def test_pickled_env_replays_the_same_trajectory(wrapped):
     assert run(env) == run(copy)
 
 
-# -- rendering and options ------------------------------------------------------------------------
-
-
-def test_render_ansi_returns_text():
-    env = toy_game.raw_env(render_mode="ansi")
-    env.reset(seed=0)
-    text = env.render()
-    assert isinstance(text, str)
-    assert text == env.game_state.render_text()
-    assert "player_0" in text
-
-
-def test_render_human_prints(capsys):
-    env = toy_game.env(render_mode="human")
-    env.reset(seed=0)
-    env.step(TAKE)
-    assert "player_0: score" in capsys.readouterr().out
-
-
-def test_render_without_mode_warns_and_returns_none():
-    env = toy_game.raw_env()
-    env.reset(seed=0)
-    with pytest.warns(UserWarning, match="render_mode"):
-        assert env.render() is None
-
-
-def test_bad_render_mode_raises():
-    with pytest.raises(ValueError, match="rgb_array"):
-        toy_game.raw_env(render_mode="rgb_array")
+# -- options ------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

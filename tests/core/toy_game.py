@@ -207,6 +207,22 @@ class ToyGame(Game):
         obs[-1] = state.passes / n
         return obs
 
+    def draw(self, state: ToyState, view: int | None = None) -> Any:  # type: ignore[override]
+        """A bar per player (its score) and the roll; secrets shown only to their owner (or all)."""
+        from PIL import ImageDraw
+
+        from boardenvs.core import render
+
+        image = render.new_image(240, 40 + 30 * self.num_players)
+        draw = ImageDraw.Draw(image)
+        render.text(draw, (10, 10), f"roll {state.roll}, turn {state.turn}")
+        for p, score in enumerate(state.scores):
+            y = 40 + 30 * p
+            draw.rectangle((10, y, 10 + 20 * score, y + 20), fill=render.SEAT_COLORS[p])
+            if p < len(state.secrets) and (view is None or view == p or state.revealed[p]):
+                render.text(draw, (200, y), str(self.options.faces[state.secrets[p]]))
+        return image
+
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)
     """The unwrapped ``toy_v0`` AEC environment."""

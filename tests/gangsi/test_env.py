@@ -482,7 +482,7 @@ def test_unknown_and_bad_options_raise(factory):
         ({"hunter_win_rewards": "all"}, "hunter_win_rewards"),
         ({"one_controller": True, "num_hunters": 3}, "one_controller"),
         ({"maze": ("+---+",)}, "maze"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "svg"}, "render_mode"),
     ):
         with pytest.raises(ValueError, match=match):
             factory(**bad)

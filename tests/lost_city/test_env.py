@@ -352,7 +352,7 @@ def test_unknown_and_bad_options_raise(factory):
     with pytest.raises(ValueError, match="black_faces"):
         factory(black_faces="one")
     with pytest.raises(ValueError, match="render_mode"):
-        factory(render_mode="rgb_array")
+        factory(render_mode="svg")  # rgb_array and human are modes now (issue #9)
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():

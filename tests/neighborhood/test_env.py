@@ -263,7 +263,7 @@ def test_unknown_and_bad_options_raise(factory):
     with pytest.raises(ValueError, match="spinner"):
         factory(spinner=5)
     with pytest.raises(ValueError, match="render_mode"):
-        factory(render_mode="rgb_array")
+        factory(render_mode="svg")
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():

@@ -451,7 +451,7 @@ def test_unknown_and_bad_options_raise(factory):
     with pytest.raises(ValueError, match="slide_rule"):
         factory(slide_rule="sideways")
     with pytest.raises(ValueError, match="render_mode"):
-        factory(render_mode="rgb_array")
+        factory(render_mode="rgb")
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():
