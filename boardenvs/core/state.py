@@ -130,12 +130,20 @@ class State(ABC):
         return self.clone()
 
     # -- text -------------------------------------------------------------------------------------
-    def action_to_string(self, action: int) -> str:
-        """Human-readable description of ``action`` for the current player."""
+    def action_to_string(self, action: int, view: int | None = None) -> str:
+        """Human-readable description of ``action`` (a decision or a chance outcome) in this state.
+
+        ``view=None`` describes it in full; a player id describes only what that player may know of
+        it (a game with hidden moves says e.g. "moves (direction hidden)" to the others).
+        """
         return str(action)
 
-    def render_text(self) -> str:
-        """A multi-line picture of the whole position (the env's ``"ansi"`` render)."""
+    def render_text(self, view: int | None = None) -> str:
+        """A multi-line picture of the position (the env's ``"ansi"`` render).
+
+        ``view=None`` shows everything (a spectator); a player id shows only what that player may
+        know (the same information as its observation). Games without private information ignore it.
+        """
         return repr(self)
 
 

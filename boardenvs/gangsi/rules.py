@@ -995,17 +995,30 @@ class GangsiState(State):
     __hash__ = None  # type: ignore[assignment]
 
     # -- text -------------------------------------------------------------------------------------
-    def action_to_string(self, action: int) -> str:
-        """Describe ``action`` of the player to move, e.g. ``"declare 3"`` or ``"kyonshi north"``."""
+    def action_to_string(self, action: int, view: int | None = None) -> str:
+        """Describe ``action`` of the player to move, e.g. ``"declare 3"`` or ``"kyonshi north"``.
+
+        With a ``view``, only what that player may know (K9): a card dealt to a piece it does not
+        move is "a card"; the Kyonshi hears neither a hunter die's face (only a Kyonshi face, which
+        goes aside in public, K15) nor a move's direction.
+        """
         phase = self.phase
+        self._check_view(view)
         if phase == PH_KY_MOVE:
             return "kyonshi stop" if action == STOP else f"kyonshi {DIRECTION_NAMES[action - STEP]}"
         if phase in (PH_DEAL, PH_ROLL, PH_KY_ROLL):
             if phase == PH_DEAL:
-                return f"deal {TREASURE_CODES[action]}"
+                piece = self.deal // NUM_COLORS
+                if view is not None and piece not in self.pieces_of(view):
+                    return f"deal a card to hunter_{piece}"
+                return f"deal {TREASURE_CODES[action]} to hunter_{piece}"
             if phase == PH_ROLL:
+                if view == KYONSHI and action != KYONSHI_FACE:
+                    return "die rolled (face hidden)"
                 return f"die shows {HUNTER_FACES[action]}"
             return f"kyonshi die shows {self.options.kyonshi_die[action]}"
+        if view == KYONSHI and DIR <= action < NUM_HUNTER_ACTIONS:
+            return "move (direction hidden)"
         names = {KEEP: "keep the dice aside and roll", RESET: "reset the dice", REROLL: "re-roll"}
         if action in names:
             return names[action]
@@ -1015,25 +1028,66 @@ class GangsiState(State):
             return f"move {DIRECTION_NAMES[action - DIR]}"
         return f"invalid action {action}"
 
-    def render_text(self) -> str:
-        """The maze with every piece (an all-seeing picture for debugging), then the table's state."""
+    def _check_view(self, view: int | None) -> None:
+        if view is not None and not 0 <= view < self.options.num_players:
+            last = self.options.num_players - 1
+            raise ValueError(f"gangsi_v0: view must be None or a player id 0..{last}, got {view!r}")
+
+    def render_text(self, view: int | None = None) -> str:
+        """The maze with the pieces, then the table's state.
+
+        ``view=None`` shows everything. A hunter's view shows every square (hunters see each other
+        and the Kyonshi) but only its own pieces' unrevealed cards. The Kyonshi's view (K9, K32)
+        shows no hunter square: a ``?`` marks every square some living piece may stand on (its public
+        possibility set), and neither unrevealed cards nor the faces of a hunter's roll are shown.
+        """
+        self._check_view(view)
         m = self.maze
         lines = [list(line) for line in m.lines]
         offset = m.lines[0].find("+")
-        for j, at in enumerate(self.pos):
-            if at >= 0 and at not in (m.entrance, m.coffin):
+        hidden_squares = view == KYONSHI
+        if hidden_squares:
+            maybe = 0
+            for j in range(self.n):
+                if self.lives[j] > 0:
+                    maybe |= self.maybe[j]
+            for at in _bits(maybe & ~((1 << m.entrance) | (1 << m.coffin))):
                 r, c = divmod(at, m.cols)
-                lines[2 * r + 1][offset + 1 + 4 * c : offset + 4 + 4 * c] = f"H{j} "
+                cell = lines[2 * r + 1]
+                if cell[offset + 3 + 4 * c] == ".":
+                    cell[offset + 3 + 4 * c] = "?"
+                else:  # a treasure square keeps its label
+                    cell[offset + 1 + 4 * c] = "?"
+        else:
+            for j, at in enumerate(self.pos):
+                if at >= 0 and at not in (m.entrance, m.coffin):
+                    r, c = divmod(at, m.cols)
+                    lines[2 * r + 1][offset + 1 + 4 * c : offset + 4 + 4 * c] = f"H{j} "
         r, c = divmod(self.ky, m.cols)
         if self.ky != m.coffin:
             lines[2 * r + 1][offset + 1 + 4 * c : offset + 4 + 4 * c] = " K "
         out = ["".join(line) for line in lines]
+        mine = set(range(self.n)) if view is None else set(self.pieces_of(view))
         for j in range(self.n):
-            shown = [
-                TREASURE_CODES[t] + ("*" if self.revealed[j] >> t & 1 else "") for t in _bits(self.hand[j])
-            ]
-            where = "out" if self.pos[j] < 0 else m.cell_name(self.pos[j])
-            out.append(f"hunter_{j} at {where}, lives {self.lives[j]}, cards {' '.join(shown)}")
+            if j in mine:
+                shown = [
+                    TREASURE_CODES[t] + ("*" if self.revealed[j] >> t & 1 else "")
+                    for t in _bits(self.hand[j])
+                ]
+            else:
+                shown = [TREASURE_CODES[t] + "*" for t in _bits(self.revealed[j])]
+                unseen = _popcount(self.hand[j] & ~self.revealed[j])
+                if unseen:
+                    shown.append(f"+{unseen} hidden")
+            if self.pos[j] < 0:
+                where = "out"
+            elif hidden_squares and _popcount(self.maybe[j]) == 1:
+                where = f"at {m.cell_name(_bits(self.maybe[j])[0])}"  # pinned down by public information
+            elif hidden_squares:
+                where = f"at a hidden square ({_popcount(self.maybe[j])} possible)"
+            else:
+                where = f"at {m.cell_name(self.pos[j])}"
+            out.append(f"hunter_{j} {where}, lives {self.lives[j]}, cards {' '.join(shown)}")
         out.append(f"kyonshi at {m.cell_name(self.ky)}, tokens {self.tokens}/{self.threshold}")
         status = f"round {self.round + 1}, dice aside {self.aside}, phase {PHASE_NAMES[self.phase]}"
         if self.phase == PH_OVER:
@@ -1041,7 +1095,12 @@ class GangsiState(State):
         elif self.acting >= 0:
             status += f", hunter_{self.acting} acting"
             if any(self.faces):
-                shown = " ".join(f"{HUNTER_FACES[f]}x{k}" for f, k in enumerate(self.faces) if k)
-                status += f", roll {shown}, re-rolls {self.rerolls}"
+                if hidden_squares:
+                    status += f", roll hidden, re-rolls {self.rerolls}"
+                else:
+                    shown = " ".join(f"{HUNTER_FACES[f]}x{k}" for f, k in enumerate(self.faces) if k)
+                    status += f", roll {shown}, re-rolls {self.rerolls}"
+            if self.phase == PH_DIR and self.face >= 0:
+                status += f", declared {HUNTER_FACES[self.face]}"
         out.append(status)
         return "\n".join(out)

@@ -793,10 +793,27 @@ class LostCityState(State):
         name = ch.NAMES[self.char[p]] if p < len(self.char) else "?"
         return f"{name} (player_{p})"
 
-    def action_to_string(self, action: int) -> str:
-        """Describe a decision in words, e.g. ``"Jack attacks Rob (player_0)"``."""
-        if self.phase == P_OVER or _IS_CHANCE[self.phase]:
+    def action_to_string(self, action: int, view: int | None = None) -> str:
+        """Describe a decision in words, e.g. ``"Jack attacks Rob (player_0)"``, or a chance outcome
+        (``"damage roll 3"``). Nothing is private (the deck order is never stored): ``view`` changes
+        nothing."""
+        phase = self.phase
+        if _IS_CHANCE[phase]:
+            if phase == P_CHARS and 0 <= action < ch.NUM_CHARACTERS:
+                return f"player_{len(self.char)} is {ch.NAMES[action]}"
+            if phase == P_FIRST:
+                return f"player_{action} goes first"
+            if phase == P_HIT:
+                return f"hit roll {action}: " + ("hit" if action <= 3 else "miss")
+            if phase == P_DAMAGE:
+                return f"damage roll {action}: {10 * action} damage"
+            if phase == P_COLOUR:
+                return "colour die shows " + ("black" if action < self.options.black_faces else "a colour")
+            if phase == P_DRAW and 0 <= action < len(cards.CARD_NAMES):
+                return f"{self.seat_name(self.to_move)} draws {cards.CARD_NAMES[action]}"
             return f"chance outcome {action}"
+        if phase == P_OVER:
+            return f"invalid action {action}"
         a = self.to_move
         who = ch.NAMES[self.char[a]]
         if not 0 <= action < NUM_ACTIONS:
@@ -829,8 +846,12 @@ class LostCityState(State):
             return f"{who} plays {cards.CARD_NAMES[self.held[a]]}"
         return f"{who} ends the {PHASE_NAMES[self.phase]} step"
 
-    def render_text(self) -> str:
-        """The grid (``#`` ruins, seat digits) and a line per character."""
+    def render_text(self, view: int | None = None) -> str:
+        """The grid (``#`` ruins, seat digits) and a line per character.
+
+        Every card and status is public (a held card was drawn openly: no hidden hands), so ``view``
+        changes nothing.
+        """
         size = self.geo.size
         grid = [["#" if self.geo.ruin[r * size + c] else "." for c in range(size)] for r in range(size)]
         for p in range(self.n):

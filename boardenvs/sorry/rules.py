@@ -463,9 +463,15 @@ class SorryState(State):
             return f"safety {at - SAFE_BASE}"
         return f"square {at}"
 
-    def action_to_string(self, action: int) -> str:
-        """Describe a use of the drawn card in words, e.g. ``"Red 0 forward 5: Start -> square 7"``."""
+    def action_to_string(self, action: int, view: int | None = None) -> str:
+        """Describe a use of the drawn card in words, e.g. ``"Red 0 forward 5: Start -> square 7"``, or a
+        chance outcome (``"Red (player_0) draws 7"``). Nothing is private (S1): ``view`` changes nothing."""
         player = self.to_move
+        if self.current_player() == CHANCE:
+            if self.choosing_first:
+                return f"{board.COLOR_NAMES[self.colors[action]]} (player_{action}) goes first"
+            who = f"{board.COLOR_NAMES[self.colors[player]]} (player_{player})"
+            return f"{who} draws {CARD_NAMES[action]}" if 0 <= action < len(CARD_NAMES) else f"draw {action}"
         n = self.options.num_players
         first = PAWNS * player
         pos = self.pos
@@ -474,7 +480,7 @@ class SorryState(State):
         if not 0 <= action < NUM_ACTIONS:
             return f"invalid action {action}"
         after = pos[:]
-        if action in (self._legal or ()) and self.current_player() == player:
+        if self.current_player() == player and action in self.legal_actions():
             self._execute(after, player, action)
         if action < SPLIT:
             i = action % 3
@@ -500,8 +506,11 @@ class SorryState(State):
         o, m = divmod(action - SORRY_ACTION, 3)
         return f"Sorry!: a pawn from Start takes the place of {self.pawn_name((player + o + 1) % n, m)}"
 
-    def render_text(self) -> str:
-        """The board as a 16x16 picture (2.3 grid rendering) with Start/Home counts and the card."""
+    def render_text(self, view: int | None = None) -> str:
+        """The board as a 16x16 picture (2.3 grid rendering) with Start/Home counts and the card.
+
+        Everything on the table is public (the deck order is never stored), so ``view`` changes nothing.
+        """
         grid = [["  " for _ in range(16)] for _ in range(16)]
         for t in range(TRACK_LEN):
             r, c = board.grid_cell(t)
