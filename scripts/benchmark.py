@@ -10,10 +10,15 @@ PettingZoo's ``connect_four_v3`` (wrapped, same loop) is measured in the same ru
 The table gives moves and games per second, microseconds per move, the ratio to connect four, and
 the share of each move's time spent in the adapter (``1 - core / raw_env`` time per move).
 
+A second table gives the search agent's speed (:mod:`agents.mcts`): simulations per second on decision
+positions of a seeded random game, with random rollouts to the end of the game (the default) and with
+rollouts cut after 10 decisions and scored by the game's progress measure (``depth=10,leaf=eval``).
+
 Usage::
 
     python scripts/benchmark.py                 # every env, 3 s per row
     python scripts/benchmark.py --seconds 1 --envs sorry_v0
+    python scripts/benchmark.py --no-mcts       # without the search table
 
 Each row is measured in ``--repeats`` short rounds, interleaved with the other rows, and the best
 round is reported: on a shared machine noise only ever slows a round down.
@@ -32,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import boardenvs
-from boardenvs.core.state import play_chance
+from boardenvs.core.state import CHANCE, play_chance
 
 
 @dataclass
@@ -96,6 +101,43 @@ def core_random_play(game: boardenvs.core.Game, seconds: float, seed: int) -> Sp
     return Speed(moves, games, time.perf_counter() - start)
 
 
+#: Search settings measured by the second table: label and ``MCTSPolicy`` options.
+MCTS_SETTINGS = (("random rollouts to the end", {}), ("depth=10,leaf=eval", {"depth": 10, "leaf": "eval"}))
+
+
+def decision_positions(game: boardenvs.core.Game, seed: int, count: int = 12) -> list:
+    """Up to ``count`` decision nodes with a choice, spread over a seeded random game of ``game``."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    found = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            found.append(state.clone())
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def mcts_speed(game: boardenvs.core.Game, seconds: float, seed: int, options: dict) -> tuple[float, int]:
+    """Simulations per second of ``MCTSPolicy(**options)`` searching 25 simulations per decision, in turn
+    on the positions of :func:`decision_positions`, for about ``seconds``; and the decisions searched."""
+    from agents.mcts import MCTSPolicy
+
+    positions = decision_positions(game, seed)
+    policy = MCTSPolicy(seed=seed, sims=25, **options)
+    sims = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or decisions == 0:
+        policy.act(positions[decisions % len(positions)])
+        sims += policy.last_search["sims"]
+        decisions += 1
+    return sims / (time.perf_counter() - start), decisions
+
+
 def connect_four() -> Callable[[], object]:
     """PettingZoo's connect_four_v3 constructor (needs pygame, from the ``[bench]`` extra)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -118,6 +160,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--envs", nargs="*", default=None, help="env names (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and the move choices")
+    parser.add_argument("--no-mcts", action="store_true", help="skip the search agent's table")
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     names = args.envs or boardenvs.env_names()
@@ -165,6 +208,18 @@ def main() -> None:
             f"| {name} | {layer} | {speed.moves_per_second:,.0f} | {speed.games_per_second:,.1f} | "
             f"{speed.us_per_move:.1f} | {ratio:.2f}x | {share} |"
         )
+
+    if args.no_mcts:
+        return
+    print()
+    print("Search (MCTSPolicy, 25 simulations per decision, on decision positions of a random game):")
+    print()
+    print("| env | rollouts | sims/s | ms per decision at 100 sims |")
+    print("|---|---|---:|---:|")
+    for name in names:
+        for label, options in MCTS_SETTINGS:
+            rate, _ = mcts_speed(boardenvs.make_game(name), args.seconds, args.seed, options)
+            print(f"| {name} | {label} | {rate:,.0f} | {100_000 / rate:,.1f} |")
 
 
 if __name__ == "__main__":

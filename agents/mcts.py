@@ -1,0 +1,306 @@
+"""Monte Carlo tree search over the rules states: UCT with chance nodes, max^n values, and
+information-set sampling (single-observer ISMCTS) for hidden information.
+
+How one decision is searched (``MCTSPolicy.act``):
+
+1. **A fresh determinization per simulation.** The searching seat ``me`` never reads the state it is
+   given beyond ``current_player()`` and ``legal_actions()`` (both part of its own observation: the
+   action mask). Every simulation starts from ``state.determinize(me, rng)``, a full state whose
+   hidden parts are resampled from what ``me`` may know. Sorry!, Star of the Lost City and LEAVE this
+   Neighborhood hold no secret in the state: their decks are unordered multisets of unseen cards drawn
+   at chance nodes (:mod:`boardenvs.core.deck`; Neighborhood's used cards go under the pile in a known,
+   public order, L25; Lost City's held cards are public, 4.3), so their ``determinize`` is a clone and
+   the search is plain UCT with chance nodes. Gangsi resamples hunter hands (for everyone but their
+   holder) and, for the Kyonshi, the hunters' squares and rolls (K9, K32).
+2. **One tree, statistics per action sequence** (single-observer information-set MCTS, Cowling,
+   Powley and Whitehouse 2012) rather than N separate determinized trees: at 25-200 simulations a
+   decision, N trees would each be too small to say anything, and one tree evaluates every root move
+   across all the samples instead of in the one world each tree believes in. A decision node's
+   children are keyed by (mover, action); actions legal in some samples but not in others are scored
+   with their *availability* count (how often they were legal when their parent was visited) in place
+   of the parent's visit count.
+3. **Chance nodes** are sampled with the policy's own generator (OpenSpiel style) and the outcome is a
+   child of its own, so the positions after different cards or dice keep separate statistics (a
+   player who decides after a draw knows the card). Chance children met on the way down are created
+   as they are sampled; each simulation adds exactly one decision edge, then rolls out.
+4. **Max^n backups.** Every node sums the return of *every* player (``state.returns()``); the player
+   to move at a node picks the child maximizing its own component: ``Q_p + c * sqrt(ln(avail) / n)``.
+   Nothing assumes two players or alternation: eliminated players (``is_out``) never move again and
+   keep their final return, and a player taking several micro-actions in a row is simply the mover
+   of several nodes in a row.
+5. **Rollouts** play uniformly random legal moves (``rollout="random"``) or the game's heuristic
+   (``rollout="heuristic"``, or any spec such as ``"heuristic:depth=1"``), chance sampled with the same
+   generator, to the end of the game (every game has its own cap: Sorry! ``max_turns``, Gangsi
+   ``max_rounds``, Lost City and Neighborhood their round caps) or for at most ``depth`` decisions.
+   A rollout cut off by ``depth`` scores ``state.returns()`` there (``leaf="returns"``: 0, a draw, for
+   every player still in, the final -1 of players already out) or the game's progress measure
+   (``leaf="eval"``, :mod:`agents.evaluation`). Random rollouts to the end are the default, as the
+   one setting that needs nothing game-specific; but a random Sorry! game runs about 200 decisions and
+   a Gangsi one several hundred, so ``depth=10,leaf="eval"`` is 10-20 times faster (and is what the
+   README's strength table measures).
+6. **The move played** is the root child with the most visits (ties: the higher mean value for
+   ``me``, then the lower action id). A lone legal action is returned at once, without a search.
+
+Everything random comes from ``self.rng`` (determinizations, chance, rollouts, the heuristic used in
+rollouts, untried-action order), so a policy reset with a seed repeats its decisions exactly; the
+clock is read only when ``seconds`` is set.
+
+Known limits, as for any single-observer ISMCTS: the other players are modelled as if they saw the
+sampled world (they act on its hidden information inside the tree), and a Kyonshi's later decisions in
+the tree are keyed by hunter moves it would not see; only the root decision is an information-set
+decision.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from agents.base import Policy
+from agents.evaluation import leaf_values
+from boardenvs.core.state import CHANCE, TERMINAL, State
+
+#: Children keys are ``action * _KEY + slot``, ``slot`` = 0 for a chance outcome, ``1 + player`` else.
+_KEY = 16
+
+
+class _Node:
+    """A tree node: children by key, visits, availability (ISMCTS) and the sum of every player's return."""
+
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self, num_players: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = [0.0] * num_players
+
+
+class MCTSPolicy(Policy):
+    """UCT / information-set MCTS with chance nodes and max^n values (see the module docstring).
+
+    Args:
+        seed: seed of the policy's own generator (``None``: fresh entropy).
+        sims: simulations per decision (default 200 without ``seconds``; with ``seconds``, a cap).
+        seconds: time budget per decision instead of (or as well as) ``sims``; at least one simulation
+            is always run. The only use of the clock.
+        c: UCT exploration constant; values are returns in ``[-1, 1]``.
+        rollout: ``"random"``, ``"heuristic"``, or an agent spec for the rollout policy (e.g.
+            ``"heuristic:depth=1"``); it plays on determinized states only.
+        depth: at most this many rollout decisions (``None``: to the end of the game).
+        leaf: the value of a rollout cut off by ``depth``: ``"returns"``, ``state.returns()`` at the cut
+            (0, a draw, for every player still in), or ``"eval"``, the game's progress measure
+            (:func:`agents.evaluation.leaf_values`: pawn progress, HP, treasures or tokens).
+
+    Raises:
+        ValueError: for a budget, constant or depth out of range, or an unknown rollout.
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        sims: int | None = None,
+        seconds: float | None = None,
+        c: float = 1.0,
+        rollout: str = "random",
+        depth: int | None = None,
+        leaf: str = "returns",
+    ) -> None:
+        super().__init__(seed)
+        if sims is None and seconds is None:
+            sims = 200
+        if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
+            raise ValueError(f"mcts: sims must be a positive integer, got {sims!r}")
+        if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
+            raise ValueError(f"mcts: seconds must be a positive number, got {seconds!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"mcts: c must be a non-negative number, got {c!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+            raise ValueError(f"mcts: depth must be a non-negative integer or None, got {depth!r}")
+        if leaf not in ("returns", "eval"):
+            raise ValueError(f"mcts: leaf must be 'returns' or 'eval', got {leaf!r}")
+        if not isinstance(rollout, str) or rollout.split(":")[0] not in ("random", "heuristic"):
+            raise ValueError(f"mcts: rollout must be 'random' or 'heuristic[:options]', got {rollout!r}")
+        self.sims = sims
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(c)
+        self.rollout = rollout
+        self.depth = depth
+        self.leaf = leaf
+        self._rollout_policies: dict[str, Policy] = {}
+        #: Statistics of the last search: simulations, seconds, and root visits by action.
+        self.last_search: dict[str, Any] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; a seed makes the search reproducible from here (rollout policy included)."""
+        super().reset(seed)
+        for policy in self._rollout_policies.values():
+            policy.rng = self.rng
+
+    # -- the search -------------------------------------------------------------------------------
+    def act(self, state: State) -> int:
+        """The most visited root action after the search (a lone legal action without one).
+
+        Reads only ``state.current_player()``, ``state.legal_actions()`` and
+        ``state.determinize(me, rng)``: never the state's hidden parts.
+        """
+        me = state.current_player()
+        if me < 0:
+            raise ValueError(f"mcts: act() needs a decision node, got current_player() == {me}")
+        legal = list(state.legal_actions())
+        if len(legal) == 1:
+            self.last_search = {"sims": 0, "seconds": 0.0, "visits": {legal[0]: 0}}
+            return legal[0]
+        rng = self.rng
+        start = time.perf_counter() if self.seconds is not None else 0.0
+        root: _Node | None = None
+        done = 0
+        while True:
+            world = state.determinize(me, rng)
+            if root is None:
+                if len(world.returns()) >= _KEY:
+                    raise ValueError(f"mcts: at most {_KEY - 1} players, got {len(world.returns())}")
+                root = _Node(len(world.returns()))
+            self._simulate(root, world)
+            done += 1
+            if self.sims is not None and done >= self.sims:
+                break
+            if self.seconds is not None and time.perf_counter() - start >= self.seconds:
+                break
+        assert root is not None
+        slot = me + 1
+        best_action = legal[0]
+        best_key: tuple[int, float] | None = None
+        visits: dict[int, int] = {}
+        for action in legal:
+            child = root.children.get(action * _KEY + slot)
+            n = child.visits if child is not None else 0
+            visits[action] = n
+            mean = child.total[me] / n if child is not None and n else -math.inf
+            if best_key is None or (n, mean) > best_key:
+                best_key = (n, mean)
+                best_action = action
+        self.last_search = {
+            "sims": done,
+            "seconds": time.perf_counter() - start if self.seconds is not None else None,
+            "visits": visits,
+        }
+        return best_action
+
+    def _simulate(self, root: _Node, state: State) -> None:
+        """One simulation from the determinized root ``state``: select, expand one edge, roll out, back up."""
+        rng = self.rng
+        c = self.c
+        num_players = len(root.total)
+        node = root
+        path = [root]
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcome = state.sample_chance(rng)
+                state.apply_action(outcome)
+                key = outcome * _KEY
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(num_players)
+                node = child
+                path.append(node)
+                continue
+            slot = player + 1
+            children = node.children
+            untried = []
+            best = None
+            best_score = -math.inf
+            for action in state.legal_actions():
+                child = children.get(action * _KEY + slot)
+                if child is None:
+                    untried.append(action)
+                    continue
+                child.avail += 1
+                if untried:
+                    continue  # expansion comes first; availability is still counted
+                n = child.visits
+                score = child.total[player] / n + c * math.sqrt(math.log(child.avail) / n)
+                if score > best_score:
+                    best_score = score
+                    best = (action, child)
+            if untried:
+                action = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
+                child = children[action * _KEY + slot] = _Node(num_players)
+                state.apply_action(action)
+                path.append(child)
+                break
+            assert best is not None
+            action, node = best
+            state.apply_action(action)
+            path.append(node)
+        returns = self._rollout(state)
+        for visited in path:
+            visited.visits += 1
+            total = visited.total
+            for p in range(num_players):
+                total[p] += returns[p]
+
+    def _rollout(self, state: State) -> list[float]:
+        """Play ``state`` on (in place) with the rollout policy; every player's return at the end or cut."""
+        rng = self.rng
+        depth = self.depth
+        policy = None if self.rollout == "random" else self._rollout_policy(state)
+        steps = 0
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            if depth is not None and steps >= depth:
+                if self.leaf == "eval":
+                    return leaf_values(state)
+                break
+            if policy is None:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+            else:
+                state.apply_action(policy.act(state))
+            steps += 1
+        return [float(r) for r in state.returns()]
+
+    def _rollout_policy(self, state: State) -> Policy:
+        """The rollout policy for ``state``'s game (built once per game), sharing ``self.rng``."""
+        game = state.game_name
+        policy = self._rollout_policies.get(game)
+        if policy is None:
+            from agents.registry import make_policy
+
+            policy = make_policy(self.rollout, game)
+            policy.rng = self.rng
+            self._rollout_policies[game] = policy
+        return policy
+
+    def __repr__(self) -> str:
+        return (
+            f"MCTSPolicy(sims={self.sims}, seconds={self.seconds}, c={self.c}, rollout={self.rollout!r}, "
+            f"depth={self.depth}, leaf={self.leaf!r})"
+        )
+
+
+def make_mcts(
+    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **options: Any
+) -> MCTSPolicy:
+    """The registry's factory for specs such as ``mcts:sims=200,rollout=heuristic`` (any game).
+
+    Raises:
+        ValueError: for unknown or out-of-range options.
+    """
+    known = {"sims", "seconds", "c", "rollout", "depth", "leaf"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"mcts: unknown option {unknown[0]!r}; options are {sorted(known)}")
+    return MCTSPolicy(seed=seed, **options)
