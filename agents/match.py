@@ -1,10 +1,10 @@
-"""Play games between policies on the rules state, reproducibly, with seats rotated on paired seeds.
+"""One game between policies on the rules state, reproducibly: :func:`play_game` and its result.
 
-One game is fully determined by its seed: chance (card draws, dice, a random first player) is sampled
-with a generator derived from the seed, and every seat's policy is reset with its own seed derived
-from it. Rotating seats on *paired* seeds means each seed is played once per seating, so every seating
-sees the same chance stream; in Sorry! the card sequence does not depend on the moves, so each seating
-is dealt exactly the same cards.
+One game is fully determined by its seed and its seating: chance (card draws, dice, a random first
+player) is sampled with a generator derived from the seed alone, and every seat's policy is reset with
+its own seed derived from it. Playing one seed once per seating (*paired* seeds, as
+:mod:`agents.arena` does) therefore gives every seating the same chance stream; in Sorry! the card
+sequence does not depend on the moves, so each seating is dealt exactly the same cards.
 
 >>> from boardenvs import make_game
 >>> from agents import make_policy
@@ -16,8 +16,8 @@ is dealt exactly the same cards.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -43,12 +43,27 @@ class GameResult:
     truncated: bool
     #: Label of the agent in every seat (policy names unless the caller gives labels).
     seating: tuple[str, ...] = field(default=())
+    #: Name of the arena matchup the game belongs to (empty outside an arena).
+    matchup: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict of this result."""
         data = asdict(self)
         data["seating"] = list(self.seating)
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameResult:
+        """The result written by :meth:`to_dict`."""
+        return cls(
+            seed=int(data["seed"]),
+            returns=[float(r) for r in data["returns"]],
+            winner=None if data["winner"] is None else int(data["winner"]),
+            num_decisions=int(data["num_decisions"]),
+            truncated=bool(data["truncated"]),
+            seating=tuple(data["seating"]),
+            matchup=str(data.get("matchup", "")),
+        )
 
 
 def _seeds(seed: int, count: int) -> list[int]:
@@ -101,45 +116,6 @@ def play_game(game: Game, policies: Sequence[Policy], seed: int) -> GameResult:
     )
 
 
-def rotated_seatings(num_seats: int, *agents: str, filler: str = "random") -> list[tuple[str, ...]]:
-    """Every cyclic rotation of the line-up ``agents`` followed by ``filler`` in the remaining seats.
-
-    Each agent sits in every seat exactly once over the ``num_seats`` seatings::
-
-        >>> rotated_seatings(3, "heuristic", "mcts")
-        [('heuristic', 'mcts', 'random'), ('random', 'heuristic', 'mcts'), ('mcts', 'random', 'heuristic')]
-
-    Raises:
-        ValueError: if there are more agents than seats, or no seats.
-    """
-    if num_seats < 1:
-        raise ValueError(f"need at least one seat, got {num_seats}")
-    if len(agents) > num_seats:
-        raise ValueError(f"{len(agents)} agents do not fit in {num_seats} seats")
-    lineup = list(agents) + [filler] * (num_seats - len(agents))
-    return [
-        tuple(lineup[(seat - shift) % num_seats] for seat in range(num_seats)) for shift in range(num_seats)
-    ]
-
-
-def play_rotated(
-    game: Game,
-    seatings: Sequence[Sequence[str]],
-    make: Callable[[str], Policy],
-    num_seeds: int,
-    seed: int = 0,
-) -> Iterator[GameResult]:
-    """Play seeds ``seed .. seed + num_seeds - 1``, each once per seating (paired seeds).
-
-    ``make(label)`` builds a fresh policy for a seat labelled ``label``; results carry the labels as
-    their ``seating``. Yields ``num_seeds * len(seatings)`` results, seed by seed.
-    """
-    for game_seed in range(seed, seed + num_seeds):
-        for seating in seatings:
-            policies = [make(label) for label in seating]
-            yield replace(play_game(game, policies, game_seed), seating=tuple(seating))
-
-
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (``z = 1.96``: 95%); ``(0, 1)`` when ``n == 0``.
 
@@ -156,44 +132,3 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return (max(0.0, center - half), min(1.0, center + half))
-
-
-@dataclass(frozen=True)
-class AgentSummary:
-    """How one agent label fared over a set of games."""
-
-    #: The agent's label (its spec).
-    agent: str
-    #: Games in which the agent held at least one seat.
-    games: int
-    #: Games won by a seat the agent held.
-    wins: int
-    #: Per seat: (games in which the agent held that seat, wins from that seat).
-    per_seat: tuple[tuple[int, int], ...]
-
-    @property
-    def win_rate(self) -> float:
-        """Wins over games (0 when no games)."""
-        return self.wins / self.games if self.games else 0.0
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """Wilson interval of the win rate."""
-        return wilson_interval(self.wins, self.games, z)
-
-
-def summarize(results: Sequence[GameResult], agent: str) -> AgentSummary:
-    """Games, wins and per-seat record of the agent labelled ``agent`` over ``results``."""
-    num_seats = max((len(r.seating) for r in results), default=0)
-    seat_games = [0] * num_seats
-    seat_wins = [0] * num_seats
-    games = wins = 0
-    for result in results:
-        seats = [p for p, label in enumerate(result.seating) if label == agent]
-        if not seats:
-            continue
-        games += 1
-        wins += result.winner in seats
-        for p in seats:
-            seat_games[p] += 1
-            seat_wins[p] += result.winner == p
-    return AgentSummary(agent, games, wins, tuple(zip(seat_games, seat_wins, strict=True)))

@@ -23,11 +23,11 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
+from agents.arena import Arena, Matchup, seatings
 from agents.base import Policy
 from agents.config import TrainConfig
 from agents.learned import LearnedPolicy, atomic_write, model_metadata, save_model
-from agents.match import play_rotated, rotated_seatings, summarize
-from agents.registry import make_policy
+from agents.report import agent_stats
 from agents.selfplay import OpponentPool
 from boardenvs.core.game import Game
 from boardenvs.registry import make_game
@@ -100,30 +100,23 @@ def evaluate_against(
 ) -> dict[str, Any]:
     """Win rate of ``learner`` against ``opponent`` in every other seat, seats rotated, paired seeds.
 
-    With a fixed ``learner_seat`` only that seat is played. Returns games, wins, the win rate and its
-    95% Wilson interval, and the per-seat record.
+    An arena matchup (:mod:`agents.arena`), played in this process: the learner in each seat in
+    turn (only ``learner_seat`` when it is fixed), the opponent in all the others. Returns games,
+    wins, the win rate and its 95% Wilson interval, the per-seat record and the mean game length.
     """
-    n = game.num_players
-    seatings = rotated_seatings(n, "learner", filler=opponent)
-    if learner_seat is not None:
-        seatings = [s for s in seatings if s[learner_seat] == "learner"]
-    num_seeds = max(1, math.ceil(games / len(seatings)))
-    baseline = make_policy(opponent, game.name)
-
-    def make(label: str) -> Policy:
-        return learner if label == "learner" else baseline
-
-    results = list(play_rotated(game, seatings, make, num_seeds, seed))
-    summary = summarize(results, "learner")
-    low, high = summary.interval()
+    lineup = ["learner"] + [opponent] * (game.num_players - 1)
+    table = [s for s in seatings(lineup) if learner_seat is None or s[learner_seat] == "learner"]
+    matchup = Matchup(f"learner vs {opponent}", tuple(table), max(1, math.ceil(games / len(table))))
+    results = Arena(game, {"learner": learner, opponent: opponent}).run([matchup], seed)
+    stats = agent_stats(results, "learner")
     return {
         "opponent": opponent,
-        "games": summary.games,
-        "wins": summary.wins,
-        "win_rate": summary.win_rate,
-        "ci95": [low, high],
-        "per_seat": [list(x) for x in summary.per_seat],
-        "mean_length": sum(r.num_decisions for r in results) / len(results),
+        "games": stats.games,
+        "wins": stats.wins,
+        "win_rate": stats.win_rate,
+        "ci95": list(stats.interval()),
+        "per_seat": [list(x) for x in stats.per_seat],
+        "mean_length": stats.mean_length,
     }
 
 
@@ -255,6 +248,9 @@ class EvaluationCallback(BaseCallback):
         learner = LearnedPolicy(
             self.model, game, self.config.learner_seat, view.mask_in_observation, name="learner"
         )
+        # The model's step count: the callback's own is only updated in _on_step, which a resumed run
+        # already at its total never reaches (its final evaluation used to be logged at step 0).
+        step = self.model.num_timesteps
         records = []
         for opponent in self.config.eval.opponents:
             rec = evaluate_against(
@@ -265,13 +261,13 @@ class EvaluationCallback(BaseCallback):
                 self.config.seed + 10_000,
                 self.config.learner_seat,
             )
-            rec["step"] = self.num_timesteps
+            rec["step"] = step
             records.append(rec)
             tag = opponent.replace(":", "_")
             self.logger.record(f"eval/win_rate_vs_{tag}", rec["win_rate"])
             self.logger.record(f"eval/win_rate_vs_{tag}_ci_low", rec["ci95"][0])
             self.logger.record(f"eval/win_rate_vs_{tag}_ci_high", rec["ci95"][1])
-        self.logger.dump(self.num_timesteps)
+        self.logger.dump(step)
         new_file = not self.csv.exists()
         with open(self.csv, "a", newline="") as f:
             writer = csv.writer(f)

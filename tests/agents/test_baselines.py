@@ -12,17 +12,12 @@ import agent_helpers
 import numpy as np
 import pytest
 
+from agents.arena import Arena, Matchup, seatings
 from agents.base import RandomPolicy
 from agents.heuristic.sorry import SorryHeuristic
-from agents.match import (
-    GameResult,
-    play_game,
-    play_rotated,
-    rotated_seatings,
-    summarize,
-    wilson_interval,
-)
+from agents.match import play_game, wilson_interval
 from agents.registry import make_policy
+from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import CARD_NAMES, ELEVEN, SEVEN, SORRY
@@ -59,7 +54,7 @@ def heuristic_choice(state, seed: int = 0) -> tuple[int, list[int]]:
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_random_and_heuristic_play_only_legal_actions(num_players):
     lineups = [["heuristic"] * num_players, ["random"] * num_players]
-    lineups += [rotated_seatings(num_players, "heuristic")[s] for s in range(num_players)]
+    lineups += seatings(["heuristic"] + ["random"] * (num_players - 1))
     decisions = 0
     for seed, specs in enumerate(lineups * 2):
         result, log = play_logged(num_players, list(specs), seed)
@@ -73,7 +68,7 @@ def test_random_and_heuristic_play_only_legal_actions(num_players):
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_same_seed_same_game(num_players):
-    specs = rotated_seatings(num_players, "heuristic")[1]
+    specs = seatings(["heuristic"] + ["random"] * (num_players - 1))[1]
     first, log1 = play_logged(num_players, list(specs), seed=7)
     second, log2 = play_logged(num_players, list(specs), seed=7)
     assert log1 == log2
@@ -115,7 +110,7 @@ def test_heuristic_ties_use_its_own_generator():
 def test_paired_seeds_deal_the_same_cards_to_every_seating():
     game = make_game("sorry_v0", num_players=2)
     logs = []
-    for specs in rotated_seatings(2, "heuristic"):
+    for specs in seatings(["heuristic", "random"]):
         log: list[tuple[int, int, int]] = []
         play_game(
             game,
@@ -209,10 +204,8 @@ def test_heuristic_passes_on_an_eleven_when_every_switch_hurts():
 # -- strength ---------------------------------------------------------------------------------------
 def test_heuristic_beats_random():
     game = make_game("sorry_v0", num_players=2)
-    results = list(
-        play_rotated(game, rotated_seatings(2, "heuristic"), lambda s: make_policy(s, "sorry_v0"), 50, seed=0)
-    )
-    summary = summarize(results, "heuristic")
+    results = Arena(game, ["heuristic", "random"]).run([Matchup.of("h", ["heuristic", "random"], 100)])
+    summary = agent_stats(results, "heuristic")
     assert summary.games == 100
     assert summary.per_seat == ((50, summary.per_seat[0][1]), (50, summary.per_seat[1][1]))
     # Measured: 86 of 100 (43 of 50 from each seat), Wilson interval (0.779, 0.915). Random against
@@ -235,34 +228,10 @@ def test_wilson_interval_known_values():
         wilson_interval(11, 10)
 
 
-def test_rotated_seatings_put_every_agent_in_every_seat():
-    seatings = rotated_seatings(4, "a", "b")
-    assert len(seatings) == 4
-    for label in ("a", "b"):
-        assert sorted(s.index(label) for s in seatings) == [0, 1, 2, 3]
-    assert all(s.count("random") == 2 for s in seatings)
-    assert rotated_seatings(2, "heuristic") == [("heuristic", "random"), ("random", "heuristic")]
-    with pytest.raises(ValueError):
-        rotated_seatings(2, "a", "b", "c")
-
-
 def test_play_game_checks_the_number_of_policies():
     game = make_game("sorry_v0", num_players=3)
     with pytest.raises(ValueError, match="3 seats"):
         play_game(game, [RandomPolicy(), RandomPolicy()], seed=0)
-
-
-def test_summarize_counts_wins_per_seat():
-    results = [
-        GameResult(0, [1.0, -1.0], 0, 10, False, ("h", "r")),
-        GameResult(0, [-1.0, 1.0], 1, 12, False, ("r", "h")),
-        GameResult(1, [-1.0, 1.0], 1, 9, False, ("h", "r")),
-        GameResult(1, [0.0, 0.0], None, 9, True, ("r", "h")),
-    ]
-    summary = summarize(results, "h")
-    assert (summary.games, summary.wins) == (4, 2)
-    assert summary.per_seat == ((2, 1), (2, 1))
-    assert summarize(results, "r").wins == 1
 
 
 # -- the evaluation script --------------------------------------------------------------------------
@@ -279,10 +248,8 @@ def test_evaluate_script_prints_the_table(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert any(
-        line.startswith("| agent | games | wins | win rate [95% CI] | seat 0 | seat 1 | seat 2 |")
-        for line in lines
-    )
+    header = "| agent | games | wins | win rate [95% CI] | even share | seat 0 | seat 1 | seat 2 |"
+    assert any(line.startswith(header) for line in lines)
     heuristic_row = next(line for line in lines if line.startswith("| heuristic |"))
     assert heuristic_row.split("|")[2].strip() == "6"
     assert any(line.startswith("| random (x2) |") for line in lines)
@@ -298,6 +265,13 @@ def test_evaluate_script_prints_the_table(tmp_path):
         (["--agent", "nosuchagent"], "unknown agent 'nosuchagent'"),
         (["--opponent", "heuristic:bogus=1"], "bad agent spec 'heuristic:bogus=1'"),
         (["--game", "nosuchgame"], "unknown environment 'nosuchgame'"),
+        (["--agent", "ppo:no/such/model.zip"], "no model file 'no/such/model.zip'"),
+        (["--agent", "ppo:lost_city_v0", "--num-players", "4"], "trained for lost_city_v0, not sorry_v0"),
+        (["--agent", "ppo:sorry_v0", "--num-players", "2"], "trained for sorry_v0 with other options"),
+        (["--agents", "a=random", "b=random", "c=random"], "3 agents do not fit in 2 seats"),
+        (["--agents", "x=random", "x=heuristic"], "label 'x' names two specs"),
+        (["--option", "slide_rule=sideways"], "slide_rule"),
+        (["--config", "no/such.yaml"], "config file no/such.yaml not found"),
     ],
 )
 def test_evaluate_script_rejects_bad_input(args, message):

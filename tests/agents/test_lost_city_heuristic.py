@@ -8,9 +8,9 @@ from __future__ import annotations
 import agent_helpers
 import pytest
 
+from agents.arena import Arena, Matchup, seatings
 from agents.heuristic.lost_city import LostCityHeuristic
-from agents.match import play_rotated, rotated_seatings, summarize
-from agents.registry import make_policy
+from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.lost_city.cards import DAMAGE_10, SPECIAL
 from boardenvs.lost_city.rules import (
@@ -48,7 +48,7 @@ def position(names, cells, to_move=0, held=None, hp=None) -> LostCityState:
 # -- legality, reproducibility, no global RNGs ------------------------------------------------------
 @pytest.mark.parametrize("n", [2, 4, 7])
 def test_heuristic_plays_only_legal_actions(n):
-    lineups = [["heuristic"] * n] + [list(rotated_seatings(n, "heuristic")[s]) for s in range(min(n, 3))]
+    lineups = [["heuristic"] * n] + [list(s) for s in seatings(["heuristic"] + ["random"] * (n - 1))[:3]]
     decisions = 0
     for seed, specs in enumerate(lineups):
         result, log = play_logged(n, specs, seed)
@@ -60,7 +60,7 @@ def test_heuristic_plays_only_legal_actions(n):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_same_seed_same_game(n):
-    specs = list(rotated_seatings(n, "heuristic")[1])
+    specs = list(seatings(["heuristic"] + ["random"] * (n - 1))[1])
     first, log1 = play_logged(n, specs, seed=7)
     second, log2 = play_logged(n, specs, seed=7)
     assert log1 == log2 and first == second
@@ -129,10 +129,8 @@ def test_heuristic_beats_random(n, seeds, min_wins):
     # Measured with scripts/evaluate.py (400+ games): about 1.00 with 2 players, 0.7 with 4 (even share
     # 0.25). These fixed seeds are deterministic; the margins leave room for small rule changes.
     game = make_game("lost_city_v0", num_players=n)
-    seatings = rotated_seatings(n, "heuristic")
-    results = list(
-        play_rotated(game, seatings, lambda label: make_policy(label, "lost_city_v0"), seeds, seed=0)
-    )
-    summary = summarize(results, "heuristic")
+    lineup = ["heuristic"] + ["random"] * (n - 1)
+    results = Arena(game, ["heuristic", "random"]).run([Matchup.of("h", lineup, n * seeds)])
+    summary = agent_stats(results, "heuristic")
     assert summary.games == n * seeds
     assert summary.wins >= min_wins, summary

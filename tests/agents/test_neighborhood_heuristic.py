@@ -9,9 +9,9 @@ from pathlib import Path
 import agent_helpers
 import pytest
 
+from agents.arena import Arena, Matchup, seatings
 from agents.heuristic.neighborhood import NeighborhoodHeuristic
-from agents.match import play_rotated, rotated_seatings, summarize
-from agents.registry import make_policy
+from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.neighborhood.cards import KILLER_DECK
 from boardenvs.neighborhood.rules import D_BRANCH, D_PLAYER, D_VICTIM, OPTION_A, OPTION_B, PLAYER
@@ -30,7 +30,8 @@ def play_logged(num_players: int, specs: list[str], seed: int, perturb: int | No
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_heuristic_plays_only_legal_actions(num_players):
     decisions = 0
-    for seed, specs in enumerate(rotated_seatings(num_players, "heuristic") + [("heuristic",) * num_players]):
+    lineup = ["heuristic"] + ["random"] * (num_players - 1)
+    for seed, specs in enumerate(seatings(lineup) + [("heuristic",) * num_players]):
         result, log = play_logged(num_players, list(specs), seed)
         assert result.num_decisions == len(log)
         decisions += len(log)
@@ -93,11 +94,10 @@ def test_curfew_on_the_leader():
 # -- strength ---------------------------------------------------------------------------------------
 def test_heuristic_beats_random():
     game = make_game(GAME, num_players=3)
-    results = list(
-        play_rotated(game, rotated_seatings(3, "heuristic"), lambda s: make_policy(s, GAME), 60, seed=0)
-    )
-    heuristic = summarize(results, "heuristic")
-    rand = summarize(results, "random")
+    matchup = Matchup.of("heuristic vs random", ["heuristic", "random", "random"], 180)
+    results = Arena(game, ["heuristic", "random"]).run([matchup])
+    heuristic = agent_stats(results, "heuristic")
+    rand = agent_stats(results, "random")
     assert heuristic.games == 180
     # Wins per seat held: the heuristic holds one seat a game, random two (draws win nothing).
     # Measured on these seeds: heuristic 53 wins of 180, random 65 (32.5 per seat), a ratio of 1.63.
