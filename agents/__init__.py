@@ -1,7 +1,8 @@
 """Agents for boardenvs games behind one interface (:class:`agents.base.Policy`).
 
 ``make_policy("random", "sorry_v0")`` and ``make_policy("heuristic", "sorry_v0")`` build the baselines;
-specs take options after a colon, e.g. ``"mcts:sims=200"`` once search lands.
+specs take options after a colon, e.g. ``"mcts:sims=100,depth=10,leaf=eval"`` or ``"ppo:sorry_v0"``
+(see :mod:`agents.registry` for every name).
 """
 
 from agents.base import Policy, RandomPolicy

@@ -10,6 +10,7 @@ message that names the key and the file.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -107,16 +108,19 @@ def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
 def parse_override(text: str) -> tuple[str, Any]:
     """``"eval.games=50"`` -> ``("eval.games", 50)`` (the value is read as YAML)."""
     key, eq, raw = text.partition("=")
-    if not eq or not key:
+    if not eq or not key.strip():
         raise OptionError(f"--set takes key=value, got {text!r}")
     return key.strip(), yaml.safe_load(raw)
 
 
-def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
-    """Read, override and check a training config.
+def read_config(path: str | Path | None, overrides: Sequence[str] = ()) -> tuple[dict[str, Any], str]:
+    """A YAML config file as a dict with ``--set`` overrides applied, and the ``where`` prefix of errors.
+
+    Every config of the project (training, RLlib, arena) is read here; the caller turns the dict into
+    its dataclass with :func:`boardenvs.core.options.make_options`, which names unknown keys.
 
     Raises:
-        OptionError: naming the key and the file, for anything that would make the run fail later.
+        OptionError: for a missing file, invalid YAML, a file that is not a mapping or a bad override.
     """
     where = f"{path}: " if path else "config: "
     raw: dict[str, Any] = {}
@@ -132,6 +136,16 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     for text in overrides:
         key, value = parse_override(text)
         _set(raw, key, value)
+    return raw, where
+
+
+def load_config(path: str | Path | None = None, overrides: Sequence[str] = ()) -> TrainConfig:
+    """Read, override and check a training config.
+
+    Raises:
+        OptionError: naming the key and the file, for anything that would make the run fail later.
+    """
+    raw, where = read_config(path, overrides)
     config = make_options(TrainConfig, raw, where=where)
     check_config(config, where)
     return config

@@ -3,6 +3,9 @@
 A spec is ``name`` or ``name:key=value,key=value`` (values parsed as int, float, true/false or text).
 Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_v0`` (a model shipped in
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
+
+Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
+(``agents/mcts.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
 """
 
 from __future__ import annotations
@@ -62,11 +65,24 @@ def _learned(algo: str) -> Callable[..., Policy]:
     return make
 
 
+def _lazy(target: str) -> Callable[..., Policy]:
+    """The factory ``"module:function"``, imported on first use (torch, ray, ... only when asked for)."""
+
+    def make(*args: Any, **kwargs: Any) -> Policy:
+        module, function = target.split(":")
+        return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+    return make
+
+
 _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": _random,
     "heuristic": _heuristic,
+    "human": _lazy("agents.human:make_human"),
+    "mcts": _lazy("agents.mcts:make_mcts"),
     "ppo": _learned("ppo"),
     "dqn": _learned("dqn"),
+    "rllib": _lazy("agents.rllib.policy:make_rllib"),
 }
 
 
