@@ -12,6 +12,7 @@ a player id shows only what that player may know (the same information as its ob
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from functools import lru_cache
@@ -110,6 +111,76 @@ def text_lines(
         text(draw, (x, y), line, size=size, fill=fill)
         y += size * spacing
     return y
+
+
+@lru_cache(maxsize=4096)
+def text_length(message: str, size: int = 14) -> float:
+    """Width in pixels of ``message`` in :func:`font` at ``size`` (cached: labels repeat every frame)."""
+    return font(size).getlength(message)
+
+
+def fit_text(message: str, size: int, width: float, strip: bool = False) -> str:
+    """``message`` cut and ended with ``"..."`` so that it fits in ``width`` pixels at ``size``.
+
+    ``strip`` drops the spaces left before the ``"..."`` by the cut.
+    """
+    if text_length(message, size) <= width:
+        return message
+    while message and text_length(message + "...", size) > width:
+        message = message[:-1]
+    return (message.rstrip() if strip else message) + "..."
+
+
+@lru_cache(maxsize=4096)
+def wrap_text(message: str, size: int, width: float) -> tuple[str, ...]:
+    """``message`` split at spaces into lines no wider than ``width`` pixels at ``size`` (a word wider
+    than ``width`` gets a line of its own)."""
+    lines: list[str] = []
+    line = ""
+    for word in message.split():
+        trial = f"{line} {word}" if line else word
+        if line and text_length(trial, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+@lru_cache(maxsize=4096)
+def text_mask(message: str, size: int = 14, anchor: str = "la") -> tuple[Image.Image, int, int]:
+    """``message`` rendered once as an antialiased ``"L"`` coverage mask, with the offset ``(dx, dy)`` of
+    its top-left corner from the anchor point (Pillow anchors).
+
+    Cached: the same labels come back in every frame, and rendering glyphs is most of a picture's cost.
+    Stamp it with ``draw.bitmap((x + dx, y + dy), mask, fill=...)`` or ``image.paste(fill, box, mask)``.
+    """
+    pil = require_pillow()
+    face = font(size)
+    x0, y0, x1, y1 = face.getbbox(message, anchor=anchor)
+    mask = pil.Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    pil.ImageDraw.Draw(mask).text((-x0, -y0), message, fill=255, font=face, anchor=anchor)
+    return mask, x0, y0
+
+
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    """Colour ``a`` moved a fraction ``t`` of the way to ``b`` (0: ``a``, 1: ``b``), rounded per channel."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def star_points(
+    cx: float, cy: float, outer: float, inner: float, points: int = 5
+) -> list[tuple[float, float]]:
+    """The ``2 * points`` corners of a ``points``-pointed star centred on ``(cx, cy)``, first point straight
+    up, alternating between radius ``outer`` (the points) and ``inner``."""
+    out = []
+    for i in range(2 * points):
+        r = outer if i % 2 == 0 else inner
+        angle = -math.pi / 2 + i * math.pi / points
+        out.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    return out
 
 
 def pawn(

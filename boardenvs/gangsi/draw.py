@@ -90,11 +90,6 @@ SEAL = (200, 30, 30)
 ACT_BG = (255, 238, 186)
 
 
-def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    """``a`` moved a fraction ``t`` of the way to ``b``."""
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
 def _region(maze: Maze, cell: int) -> int:
     """K5 / 3.3: the mission colour of the area of ``cell`` (quadrants, and colour E on the centre cross)."""
     r, c = divmod(cell, maze.cols)
@@ -150,7 +145,7 @@ def _background(maze: Maze, pieces: int) -> Image.Image:
     # Floor, tinted by area (K5), and a faint grid.
     for cell in range(maze.size):
         x0, y0, x1, y1 = lay.cell_box(maze, cell)
-        tint = _blend(FLOOR, DECK_COLORS[_region(maze, cell)], 0.16)
+        tint = render.mix(FLOOR, DECK_COLORS[_region(maze, cell)], 0.16)
         draw.rectangle((x0, y0, x1, y1), fill=tint, outline=GRID)
     for c in range(maze.cols):
         render.text(draw, (lay.bx + c * CELL + CELL / 2, lay.by - 10), str(c), 11, render.MUTED, "mm")
@@ -185,7 +180,7 @@ def _treasure_tile(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], t:
     draw.rounded_rectangle(
         (x0 + 6, y0 + 6, x1 - 6, y1 - 6),
         radius=7,
-        fill=_blend(deck, (255, 255, 255), 0.5),
+        fill=render.mix(deck, (255, 255, 255), 0.5),
         outline=deck,
         width=2,
     )
@@ -465,12 +460,14 @@ def _card_sprite(card: int, revealed: bool) -> Image.Image:
     if card < 0:
         deck = DECK_COLORS[-1 - card]
         draw.rounded_rectangle(
-            box, radius=6, fill=_blend(deck, (40, 40, 40), 0.25), outline=render.INK, width=2
+            box, radius=6, fill=render.mix(deck, (40, 40, 40), 0.25), outline=render.INK, width=2
         )
-        draw.rounded_rectangle((5, 5, CARD_W - 5, CARD_H - 5), 4, outline=_blend(deck, (255, 255, 255), 0.5))
+        draw.rounded_rectangle(
+            (5, 5, CARD_W - 5, CARD_H - 5), 4, outline=render.mix(deck, (255, 255, 255), 0.5)
+        )
     else:
         deck = DECK_COLORS[CARD_COLOR[card]]
-        fill = deck if revealed else _blend(deck, (255, 255, 255), 0.6)
+        fill = deck if revealed else render.mix(deck, (255, 255, 255), 0.6)
         render.card(draw, box, TREASURE_CODES[card], fill=fill, size=13)
     return sprite
 

@@ -194,11 +194,6 @@ def image_size(game: LostCityGame) -> tuple[int, int]:
 
 
 # -- small drawing helpers -----------------------------------------------------------------------------
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """``a`` blended towards ``b`` by ``t`` (0: ``a``, 1: ``b``)."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
 def hp_colour(fraction: float) -> RGB:
     """Green when healthy, amber at half, red when low."""
     return HP_GOOD if fraction > 0.5 else HP_MID if fraction > 0.25 else HP_LOW
@@ -253,16 +248,6 @@ def arrow(
     draw.polygon([b, (base[0] + px, base[1] + py), (base[0] - px, base[1] - py)], fill=fill)
 
 
-def star_points(cx: float, cy: float, outer: float, inner: float, points: int) -> list[tuple[float, float]]:
-    """The corners of a ``points``-pointed star, first point straight up."""
-    out = []
-    for i in range(2 * points):
-        r = outer if i % 2 == 0 else inner
-        angle = -math.pi / 2 + i * math.pi / points
-        out.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
-    return out
-
-
 def heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: RGB) -> None:
     """A heart of half-width ``s`` centred on ``(cx, cy)`` (Seduction)."""
     r = s * 0.52
@@ -298,7 +283,7 @@ def ability_icon(draw: ImageDraw.ImageDraw, ability: int, cx: float, cy: float, 
     if ability == ch.SEDUCTION:
         heart(draw, cx, cy, s * 0.85, SEDUCE_PINK)
     elif ability == ch.CRITICAL:
-        draw.polygon(star_points(cx, cy, s, s * 0.45, 5), fill=GOLD, outline=(150, 100, 0))
+        draw.polygon(render.star_points(cx, cy, s, s * 0.45, 5), fill=GOLD, outline=(150, 100, 0))
     elif ability == ch.HEALTH_STEAL:  # a drop of blood with a plus
         draw.ellipse((cx - s * 0.65, cy - s * 0.2, cx + s * 0.65, cy + s * 1.0), fill=(200, 30, 50))
         draw.polygon(
@@ -344,37 +329,6 @@ def ability_icon(draw: ImageDraw.ImageDraw, ability: int, cx: float, cy: float, 
             )
 
 
-def text_width(draw: ImageDraw.ImageDraw, message: str, size: int) -> float:
-    """Width in pixels of ``message`` at ``size``."""
-    return _text_length(message, size)
-
-
-@lru_cache(maxsize=4096)
-def _text_length(message: str, size: int) -> float:
-    return render.font(size).getlength(message)
-
-
-def fit(draw: ImageDraw.ImageDraw, message: str, size: int, width: float) -> str:
-    """``message`` shortened with ``...`` so that it fits in ``width`` pixels."""
-    if text_width(draw, message, size) <= width:
-        return message
-    while message and text_width(draw, message + "...", size) > width:
-        message = message[:-1]
-    return message + "..."
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(message: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """The antialiased mask of ``message`` and its offset from the anchor point (cached: the same
-    labels come back in every frame, and rendering glyphs is most of a picture's cost)."""
-    pil = render.require_pillow()
-    font = render.font(size)
-    x0, y0, x1, y1 = font.getbbox(message, anchor=anchor)
-    mask = pil.Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    pil.ImageDraw.Draw(mask).text((-x0, -y0), message, fill=255, font=font, anchor=anchor)
-    return mask, x0, y0
-
-
 def text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -392,7 +346,7 @@ def text(
         for i, line in enumerate(lines):
             text(draw, (xy[0], top + step * (i + 0.5)), line, size, fill, anchor[0] + "m")
         return
-    mask, dx, dy = _text_mask(message, size, anchor)
+    mask, dx, dy = render.text_mask(message, size, anchor)
     draw.bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, fill=fill)
 
 
@@ -476,22 +430,26 @@ def _background(
             xs = (bx + shift,) if i % 2 else (bx + shift, bx + shift + cell / 2)
             for x in xs:
                 draw.line((x, by + i * h + 1, x, by + (i + 1) * h - 1), fill=MORTAR, width=1)
-        draw.line((bx + 2, by + 2, bx + cell - 3, by + 2), fill=mix(STONE, (255, 255, 255), 0.35), width=1)
+        draw.line(
+            (bx + 2, by + 2, bx + cell - 3, by + 2), fill=render.mix(STONE, (255, 255, 255), 0.35), width=1
+        )
     for r, c in stars:
         bx, by = x0 + c * cell, y0 + r * cell
         draw.rectangle((bx, by, bx + 2 * cell, by + 2 * cell), fill=STAR_STONE, outline=MORTAR, width=2)
         cx, cy = bx + cell, by + cell
         draw.ellipse(
             (cx - cell * 0.92, cy - cell * 0.92, cx + cell * 0.92, cy + cell * 0.92),
-            outline=mix(GOLD, STAR_STONE, 0.45),
+            outline=render.mix(GOLD, STAR_STONE, 0.45),
             width=2,
         )
-        draw.polygon(star_points(cx, cy, cell * 0.86, cell * 0.34, 8), fill=GOLD, outline=(150, 100, 0))
-        draw.polygon(star_points(cx, cy, cell * 0.42, cell * 0.18, 4), fill=(255, 236, 150))
+        draw.polygon(
+            render.star_points(cx, cy, cell * 0.86, cell * 0.34, 8), fill=GOLD, outline=(150, 100, 0)
+        )
+        draw.polygon(render.star_points(cx, cy, cell * 0.42, cell * 0.18, 4), fill=(255, 236, 150))
     draw.rectangle((x0 - 3, y0 - 3, x0 + size * cell + 2, y0 + size * cell + 2), outline=FRAME, width=3)
     # spawn squares (T3) ringed in their seat's colour
     for p, (r, c) in enumerate(spawns[:n]):
-        colour = mix(render.SEAT_COLORS[p], GROUND[(r + c) % 2], 0.35)
+        colour = render.mix(render.SEAT_COLORS[p], GROUND[(r + c) % 2], 0.35)
         bx, by = x0 + c * cell, y0 + r * cell
         draw.rectangle((bx + 2, by + 2, bx + cell - 2, by + cell - 2), outline=colour, width=2)
     return image
@@ -502,12 +460,12 @@ def _portrait(k: int, seat: int, side: int, out: bool) -> Image.Image:
     """A head-and-shoulders portrait of character ``k`` in seat ``seat``'s colour, with its ability."""
     pil = render.require_pillow()
     colour = render.SEAT_COLORS[seat]
-    image = render.new_image(side, side, mix(colour, (255, 255, 255), 0.72))
+    image = render.new_image(side, side, render.mix(colour, (255, 255, 255), 0.72))
     draw = pil.ImageDraw.Draw(image)
     s = side
     cx = s / 2
     skin, hair, style = _SKIN[k], _HAIR[k], _STYLE[k]
-    shirt = mix(colour, (0, 0, 0), 0.15)
+    shirt = render.mix(colour, (0, 0, 0), 0.15)
     head_r = s * 0.2
     hy = s * 0.42
     if style == "long":  # hair falling behind the shoulders
@@ -551,7 +509,7 @@ def _portrait(k: int, seat: int, side: int, out: bool) -> Image.Image:
     bx, by = s - br - 3, s - br - 3
     draw.ellipse((bx - br, by - br, bx + br, by + br), fill=(255, 255, 255), outline=render.INK)
     ability_icon(draw, k, bx, by, br * 0.62)
-    text(draw, (4, 2), CODES[k], size=max(9, round(s * 0.2)), fill=mix(colour, (0, 0, 0), 0.45))
+    text(draw, (4, 2), CODES[k], size=max(9, round(s * 0.2)), fill=render.mix(colour, (0, 0, 0), 0.45))
     draw.rectangle((0, 0, s - 1, s - 1), outline=colour, width=3)
     if out:
         image = image.convert("L").convert("RGB")
@@ -667,11 +625,11 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, v
         x += 30
     elif state.phase == P_OVER and len(state.outcome) == 1:
         w = state.outcome[0]
-        draw.polygon(star_points(x + 11, y, 12, 5, 5), fill=GOLD)
+        draw.polygon(render.star_points(x + 11, y, 12, 5, 5), fill=GOLD)
         pawn(draw, (x + 37, y), 11, render.SEAT_COLORS[w], CODES[state.char[w]])
         x += 56
-    text(draw, (x, y), fit(draw, who, 15, right - x - 150), size=15, fill=light, anchor="lm")
-    text(draw, (x, y + 19), fit(draw, what, 13, right - x - 120), size=13, fill=soft, anchor="lm")
+    text(draw, (x, y), render.fit_text(who, 15, right - x - 150), size=15, fill=light, anchor="lm")
+    text(draw, (x, y + 19), render.fit_text(what, 13, right - x - 120), size=13, fill=soft, anchor="lm")
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, view: int | None) -> None:
@@ -693,7 +651,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
                     r, c = divmod(index, size)
                     box = lay.box(index)
                     draw.rectangle(
-                        box, fill=mix(GROUND[(r + c) % 2], render.HIGHLIGHT, 0.42), outline=GRID_LINE
+                        box, fill=render.mix(GROUND[(r + c) % 2], render.HIGHLIGHT, 0.42), outline=GRID_LINE
                     )
                     cx, cy = lay.centre(index)
                     dot = max(2, cell // 10)
@@ -706,7 +664,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
                 y0 = lay.board_y + max(0, r0 - reach) * cell
                 x1 = lay.board_x + (min(size - 1, c0 + reach) + 1) * cell
                 y1 = lay.board_y + (min(size - 1, r0 + reach) + 1) * cell
-                draw.rectangle((x0, y0, x1, y1), outline=mix(ATTACK_RED, GROUND[0], 0.3), width=2)
+                draw.rectangle((x0, y0, x1, y1), outline=render.mix(ATTACK_RED, GROUND[0], 0.3), width=2)
             for action in legal:
                 if ATTACK <= action < COPY:
                     if action < ABILITY:
@@ -738,7 +696,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
         if p == acting:  # the acting character: its square in gold, a white ring with an orange rim
             r, c = divmod(state.pos[p], size)
             draw.rectangle(
-                lay.box(state.pos[p]), fill=mix(GROUND[(r + c) % 2], (255, 170, 0), 0.6), outline=GRID_LINE
+                lay.box(state.pos[p]),
+                fill=render.mix(GROUND[(r + c) % 2], (255, 170, 0), 0.6),
+                outline=GRID_LINE,
             )
             g = radius + max(4, cell * 0.1)
             draw.ellipse(
@@ -817,7 +777,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
         who, what = turn_lines(state)
         bx = lay.board_x + lay.board_px / 2
         by = lay.board_y + lay.board_px / 2
-        w = max(text_width(draw, who, 24), text_width(draw, what, 14)) / 2 + 24
+        w = max(render.text_length(who, 24), render.text_length(what, 14)) / 2 + 24
         draw.rounded_rectangle(
             (bx - w, by - 40, bx + w, by + 40), radius=10, fill=(60, 48, 36), outline=GOLD, width=3
         )
@@ -854,7 +814,7 @@ def _draw_panel(
         else:
             draw.rectangle(
                 (px, py, px + side, py + side),
-                fill=mix(colour, (255, 255, 255), 0.7),
+                fill=render.mix(colour, (255, 255, 255), 0.7),
                 outline=colour,
                 width=3,
             )
@@ -870,7 +830,7 @@ def _draw_panel(
         k = state.char[p]
         name = ch.NAMES[k]
         text(draw, (tx, y0 + 6), name, size=16, fill=ink)
-        nx = tx + text_width(draw, name, 16) + 6
+        nx = tx + render.text_length(name, 16) + 6
         text(draw, (nx, y0 + 10), f"player_{p}", size=11, fill=render.MUTED)
         tags = []
         if p == view:
@@ -879,9 +839,9 @@ def _draw_panel(
             tags.append(("WINNER" if len(state.outcome) == 1 else "DRAW", (255, 255, 255), (200, 140, 0)))
         if playing and p == state.first:
             tags.append(("1st", (120, 90, 20), (255, 236, 170)))
-        tag_x = nx + text_width(draw, f"player_{p}", 11) + 6
+        tag_x = nx + render.text_length(f"player_{p}", 11) + 6
         for label, fg, tag_bg in tags:
-            w = text_width(draw, label, 10) + 8
+            w = render.text_length(label, 10) + 8
             if tag_x + w > text_right + card_w:
                 break
             draw.rounded_rectangle((tag_x, y0 + 8, tag_x + w, y0 + 22), radius=4, fill=tag_bg, outline=fg)
@@ -916,7 +876,7 @@ def _draw_panel(
                 ability_icon(draw, k, x + 6, line_y, 6)
                 text(draw, (x + 16, line_y), ch.ABILITY_NAMES[k], size=11, fill=render.MUTED, anchor="lm")
             for label, fill, icon in chips:
-                w = text_width(draw, label, 10) + (20 if icon else 8)
+                w = render.text_length(label, 10) + (20 if icon else 8)
                 if x + w > text_right + card_w:
                     break
                 draw.rounded_rectangle((x, line_y - 8, x + w, line_y + 8), radius=5, fill=fill)
@@ -991,7 +951,7 @@ def _draw_footer(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout) -
         pawn(draw, (x0 + 70, y0 + 15), 7, render.SEAT_COLORS[a])
         arrow(draw, (x0 + 80, y0 + 15), (x0 + 98, y0 + 15), ATTACK_RED, 2, 7)
         pawn(draw, (x0 + 107, y0 + 15), 7, render.SEAT_COLORS[state.target])
-        text(draw, (x0 + 120, y0 + 15), fit(draw, msg, 12, 200), size=12, anchor="lm")
+        text(draw, (x0 + 120, y0 + 15), render.fit_text(msg, 12, 200), size=12, anchor="lm")
     elif phase == P_DRAW:
         text(draw, (x0 + 70, y0 + 15), "drawing a battle card", size=12, anchor="lm")
     else:
@@ -1076,7 +1036,7 @@ def _draw_footer(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout) -
     text(draw, (dx, y0 + 8), "Battle deck", size=14)
     text(
         draw,
-        (dx + text_width(draw, "Battle deck", 14) + 10, y0 + 10),
+        (dx + render.text_length("Battle deck", 14) + 10, y0 + 10),
         f"draw pile {pile}, discards {deck.discard_size()}",
         size=11,
         fill=render.MUTED,
@@ -1091,14 +1051,14 @@ def _draw_footer(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout) -
             outline=render.INK,
         )
     if pile:
-        draw.polygon(star_points(dx + 22, y0 + 61, 12, 5, 8), fill=GOLD)
+        draw.polygon(render.star_points(dx + 22, y0 + 61, 12, 5, 8), fill=GOLD)
     text(draw, (dx + 22, y0 + 108), f"{pile}", size=12, anchor="mm")
     counts = deck.draw_pile_counts()
     full = state.options.card_counts
     x = dx + 70
     for kind in range(cards.NUM_KINDS):
         box = (x, y0 + 34, x + 46, y0 + 96)
-        fill = CARD_COLORS[kind] if counts[kind] else mix(CARD_COLORS[kind], (240, 240, 240), 0.7)
+        fill = CARD_COLORS[kind] if counts[kind] else render.mix(CARD_COLORS[kind], (240, 240, 240), 0.7)
         card(draw, box, CARD_LABELS[kind], fill=fill, size=10)
         text(
             draw,

@@ -205,40 +205,6 @@ def card_text(deck: int, kind: int) -> tuple[str, str, tuple[str, str] | None]:
 
 
 # -- drawing helpers ------------------------------------------------------------------------------------
-def _mix(a: Color, b: Color, t: float) -> Color:
-    """``a`` moved a fraction ``t`` toward ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
-@lru_cache(maxsize=2048)
-def _stamp(message: str, size: int, anchor: str) -> tuple[Any, int, int]:
-    """``message`` rendered once as a coverage mask, with its offset from the anchor point."""
-    pil = render.require_pillow()
-    f = render.font(size)
-    x0, y0, x1, y1 = f.getbbox(message, anchor=anchor)
-    mask = pil.Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    pil.ImageDraw.Draw(mask).text((-x0, -y0), message, fill=255, font=f, anchor=anchor)
-    return mask, x0, y0
-
-
-@lru_cache(maxsize=4096)
-def _wrap(message: str, size: int, width: float) -> tuple[str, ...]:
-    """Split ``message`` into lines no wider than ``width`` pixels."""
-    f = render.font(size)
-    lines: list[str] = []
-    line = ""
-    for word in message.split():
-        trial = f"{line} {word}" if line else word
-        if line and f.getlength(trial) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return tuple(lines)
-
-
 class _Pen:
     """A picture and its ImageDraw, with text stamped from cached masks (fast, same look)."""
 
@@ -252,7 +218,7 @@ class _Pen:
         """Write ``message`` at ``xy`` (Pillow anchors)."""
         if not message:
             return
-        mask, dx, dy = _stamp(message, size, anchor)
+        mask, dx, dy = render.text_mask(message, size, anchor)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         self.img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
@@ -284,7 +250,7 @@ class _Pen:
 
     def chip(self, x: float, y: float, label: str, fill: Color) -> float:
         """A small labelled tag at ``(x, y)``; returns the x after it."""
-        width = render.font(11).getlength(label) + 10
+        width = render.text_length(label, 11) + 10
         self.draw.rounded_rectangle((x, y, x + width, y + 15), radius=4, fill=fill)
         self.text((x + width / 2, y + 8), label, 11, render.contrast(fill), "mm")
         return x + width + 4
@@ -319,12 +285,7 @@ def _centre(cell: int) -> tuple[float, float]:
 
 
 def _star(pen: _Pen, centre: tuple[float, float], outer: float) -> None:
-    x, y = centre
-    points = []
-    for i in range(10):
-        radius = outer if i % 2 == 0 else outer * 0.45
-        angle = -math.pi / 2 + i * math.pi / 5
-        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    points = render.star_points(centre[0], centre[1], outer, outer * 0.45, 5)
     pen.draw.polygon(points, fill=(255, 214, 60), outline=INK)
 
 
@@ -332,7 +293,7 @@ def _icon(pen: _Pen, loc: int, box: Box) -> None:
     """A faint picture of the location on a plain square: peaks, a house, towers, a fir tree."""
     x0, y0, x1, _ = box
     w = x1 - x0
-    ink = _mix(LOCATION_TINTS[loc], LOCATION_STRONG[loc], 0.25)
+    ink = render.mix(LOCATION_TINTS[loc], LOCATION_STRONG[loc], 0.25)
 
     def pt(fx: float, fy: float) -> tuple[float, float]:
         return (x0 + fx * w, y0 + fy * w)
@@ -416,7 +377,11 @@ def _background(
         pen.text(xy, label, 13, light, "mm")
     for loc, (col, y) in enumerate(((3.5, top), (11.5, top), (11.5, bottom), (3.5, bottom))):
         pen.text(
-            (GX + col * SQ, y), LOCATION_NAMES[loc].upper(), 12, _mix(LOCATION_TINTS[loc], WHITE, 0.3), "mm"
+            (GX + col * SQ, y),
+            LOCATION_NAMES[loc].upper(),
+            12,
+            render.mix(LOCATION_TINTS[loc], WHITE, 0.3),
+            "mm",
         )
     # The squares: locations and roads (L1), Wild Spaces (L3), the star and the Start squares (L5).
     wild = {(r, c): L for L, spaces in enumerate(wild_spaces) for r, c in spaces}
@@ -440,8 +405,8 @@ def _background(
     star_c = _centre(STAR[0] * SIZE + STAR[1])
     for (r, c), colour in starts.items():
         tint = CHARACTER_COLORS[colour]
-        draw.rectangle(_box(r, c, 1), fill=_mix(tint, WHITE, 0.45), outline=tint, width=3)
-        pen.text((GX + c * SQ + SQ / 2, GY + r * SQ + SQ - 6), "START", 7, _mix(tint, INK, 0.55), "mm")
+        draw.rectangle(_box(r, c, 1), fill=render.mix(tint, WHITE, 0.45), outline=tint, width=3)
+        pen.text((GX + c * SQ + SQ / 2, GY + r * SQ + SQ - 6), "START", 7, render.mix(tint, INK, 0.55), "mm")
         cx, cy = _centre(r * SIZE + c)  # the middle star points at each Start square (SEED)
         norm = max(math.hypot(cx - star_c[0], cy - star_c[1]), 1)
         ux, uy = (cx - star_c[0]) / norm, (cy - star_c[1]) / norm
@@ -480,7 +445,7 @@ def _background(
     pen.text((BX + 2, DECKS_Y + 12), "Draw piles", 12, MUTED, "lm")
     for d in range(len(DECK_COLORS)):
         x, w = _pile_x(d)
-        shadow = _mix(DECK_COLORS[d], BACKGROUND, 0.5)
+        shadow = render.mix(DECK_COLORS[d], BACKGROUND, 0.5)
         draw.rounded_rectangle((x + 3, DECKS_Y + 3, x + w + 3, DECKS_Y + 25), radius=4, fill=shadow)
         draw.rounded_rectangle((x, DECKS_Y, x + w, DECKS_Y + 22), radius=4, fill=DECK_COLORS[d], outline=INK)
     return pen.img
@@ -704,7 +669,7 @@ def _draw_players(pen: _Pen, state: NeighborhoodState, view: int | None, y: floa
         name = _name(state, p)
         pen.text((PX + 34, y + 1), name, 14, INK if alive else MUTED)
         tag = f"player_{p}" + ("  (you)" if p == view else "")
-        pen.text((PX + 40 + render.font(14).getlength(name), y + 3), tag, 12, MUTED)
+        pen.text((PX + 40 + render.text_length(name, 14), y + 3), tag, 12, MUTED)
         if p == decider and not state.over:
             pen.text((PX + PW - 4, y + 2), "deciding", 12, (200, 100, 0), "ra")
         elif p == state.winner or p in state.draw:
@@ -743,7 +708,7 @@ def _draw_roll(pen: _Pen, state: NeighborhoodState, y: float) -> float:
         msg = "Rolling for turn order (L9): " + ", ".join(
             f"{_name(state, p)} {r}" for p, r in enumerate(rolls)
         )
-        pen.lines((PX + 50, y + 2), _wrap(msg, 13, PW - 54)[:2], 13)
+        pen.lines((PX + 50, y + 2), render.wrap_text(msg, 13, PW - 54)[:2], 13)
         return y + 44
     p, die, direction, turn = state.last_roll
     render.die(pen.draw, (PX, y, PX + 38, y + 38), die if die > 0 else "-" if p >= 0 else "?")
@@ -756,7 +721,7 @@ def _draw_roll(pen: _Pen, state: NeighborhoodState, y: float) -> float:
             msg = f"{_name(state, p)} rolled {die} and spun {DIRECTION_NAMES[direction]} ({when})."
         else:
             msg = f"Lost: {_name(state, p)} spun {DIRECTION_NAMES[direction]} ({when})."
-    pen.lines((PX + 94, y + 3), _wrap(msg, 13, PW - 96)[:2], 13)
+    pen.lines((PX + 94, y + 3), render.wrap_text(msg, 13, PW - 96)[:2], 13)
     return y + 44
 
 
@@ -771,8 +736,8 @@ def _draw_cards(pen: _Pen, state: NeighborhoodState, y: float, bottom: float) ->
         deck, kind = f[9], f[10]
         black, colour, _ = card_text(deck, kind)
         colour_on = f[2] == COLOUR[deck][kind]  # L28: the colour line replaces the black text
-        lines_b = _wrap(black, 12, PW - 16)
-        lines_c = _wrap(colour, 12, PW - 16) if colour else ()
+        lines_b = render.wrap_text(black, 12, PW - 16)
+        lines_c = render.wrap_text(colour, 12, PW - 16) if colour else ()
         roles = _roles_text(state, deck, f)
         h = min(
             26 + 15 * (len(lines_b) + len(lines_c)) + (3 if lines_c else 0) + (16 if roles else 0), bottom - y
@@ -797,7 +762,7 @@ def _draw_cards(pen: _Pen, state: NeighborhoodState, y: float, bottom: float) ->
                 pen.draw.rounded_rectangle(
                     (PX + 4, ty - 2, PX + PW - 4, ty + 15 * len(lines_c)),
                     radius=4,
-                    fill=_mix(tint, WHITE, 0.8),
+                    fill=render.mix(tint, WHITE, 0.8),
                 )
             ty = pen.lines((PX + 8, ty), lines_c, 12, INK if colour_on else tint, 15)
         if roles:
@@ -809,7 +774,7 @@ def _draw_cards(pen: _Pen, state: NeighborhoodState, y: float, bottom: float) ->
 def _colour_line_ink(colour: str) -> Color:
     for name, c in (("Silver", 0), ("Blue", 1), ("Purple", 3), ("Yellow", 4)):
         if colour.startswith(name):
-            return _mix(CHARACTER_COLORS[c], INK, 0.3)
+            return render.mix(CHARACTER_COLORS[c], INK, 0.3)
     return INK
 
 
@@ -842,7 +807,7 @@ def _draw_prompt(pen: _Pen, state: NeighborhoodState, ask: dict[str, Any], y: fl
         message = ask["lines"]
     lines: list[str] = []
     for line in message:
-        lines += _wrap(line, 13, PW - 8)
+        lines += render.wrap_text(line, 13, PW - 8)
     pen.lines((PX + 2, y), lines[:4], 13, INK, 16)
 
 

@@ -57,6 +57,7 @@ SQUARE = (255, 255, 255)
 GRID_INK = (95, 95, 105)
 GOLD = (255, 196, 0)
 CARD_BACK = (30, 64, 140)
+BLACK = (0, 0, 0)  # render.mix(BLACK, rgb, 0.7): ``rgb`` darkened, for outlines
 #: Radius of a pawn and of the Start / Home circles, in cells.
 PAWN_R = 0.37
 ZONE_R = 1.25
@@ -129,16 +130,6 @@ def view_turns(options: SorryOptions, view: int | None) -> int:
     if view is None:
         return 0
     return (2 - options.seat_colors[view]) % 4
-
-
-def _mix(color: tuple[int, int, int], amount: float, base: tuple[int, int, int] = SQUARE) -> tuple[int, ...]:
-    """``amount`` of ``color`` over ``base``."""
-    return tuple(round(a * amount + b * (1 - amount)) for a, b in zip(color, base, strict=True))
-
-
-def _dark(color: tuple[int, int, int], amount: float = 0.7) -> tuple[int, ...]:
-    """``color`` darkened towards black."""
-    return tuple(round(c * amount) for c in color)
 
 
 # -- supersampled parts ------------------------------------------------------------------------------
@@ -272,28 +263,28 @@ def _board(options: SorryOptions, turns: int) -> Image.Image:
     for side in range(4):
         rgb = COLOR_RGB[board.slide_color(side, options.slide_rule)]
         if board.slide_color(side, options.slide_rule) not in in_play:
-            rgb = _mix(rgb, 0.45)
+            rgb = render.mix(SQUARE, rgb, 0.45)
         t = side + turns
         for tri, end in SLIDE_OFFSETS:
             x0, x1 = tri + 1.5, end + 1.5  # side 0 runs along row 0 from column 1
             a, b = _px(x0, 0.5 - 0.13, t, k), _px(x1, 0.5 + 0.13, t, k)
             d.rectangle((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])), fill=rgb)
             tri_pts = [_px(x0 - 0.32, 0.14, t, k), _px(x0 + 0.4, 0.5, t, k), _px(x0 - 0.32, 0.86, t, k)]
-            d.polygon(tri_pts, fill=rgb, outline=_dark(rgb), width=k)
-            circle(x1, 0.5, t, 0.25, fill=rgb, outline=_dark(rgb), width=k)
+            d.polygon(tri_pts, fill=rgb, outline=render.mix(BLACK, rgb, 0.7), width=k)
+            circle(x1, 0.5, t, 0.25, fill=rgb, outline=render.mix(BLACK, rgb, 0.7), width=k)
     # Safety Zones, Home and Start circles of every colour (colours not in play are pale).
     for color in range(4):
         rgb = COLOR_RGB[color]
         playing = color in in_play
-        tint = _mix(rgb, 0.55 if playing else 0.18)
-        line = _dark(rgb) if playing else _mix(rgb, 0.4)
+        tint = render.mix(SQUARE, rgb, 0.55 if playing else 0.18)
+        line = render.mix(BLACK, rgb, 0.7) if playing else render.mix(SQUARE, rgb, 0.4)
         t = color + turns
         for x, y in SAFE_POINTS:
             square(x, y, t, tint, line)
         for point, label in ((HOME_POINT, "HOME"), (START_POINT, "START")):
             circle(*point, t, ZONE_R, fill=tint, outline=line, width=2 * k)
             cx, cy = _px(*point, t, k)
-            ink = render.contrast(tint) if playing else _mix(rgb, 0.5)
+            ink = render.contrast(tint) if playing else render.mix(SQUARE, rgb, 0.5)
             d.text((cx, cy + 0.6 * CELL * k), label, font=render.font(11 * k), fill=ink, anchor="mm")
     # The centre: the name, and the places of the draw pile and the card drawn.
     cx = MARGIN + 8 * CELL
@@ -347,16 +338,6 @@ def active_pawns(state: SorryState) -> set[int]:
     return out
 
 
-def _fit(d: ImageDraw.ImageDraw, message: str, size: int, width: float) -> str:
-    """``message`` cut with "..." to fit ``width`` pixels."""
-    f = render.font(size)
-    if d.textlength(message, font=f) <= width:
-        return message
-    while message and d.textlength(message + "...", font=f) > width:
-        message = message[:-1]
-    return message.rstrip() + "..."
-
-
 def _move_text(state: SorryState, action: int) -> str:
     """:meth:`SorryState.action_to_string`, shortened for the panel."""
     return state.action_to_string(action).replace("a pawn from Start takes the place of", "Start pawn bumps")
@@ -392,7 +373,7 @@ def _panel_static(d: ImageDraw.ImageDraw, options: SorryOptions) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     render.text(d, (x0, 16), "Sorry!", size=24)
     sub = f"{options.num_players} players, 3 pawns each; {SLIDE_RULE_TEXT[options.slide_rule]}"
-    render.text(d, (x0, 48), _fit(d, sub, 12, x1 - x0), size=12, fill=render.MUTED)
+    render.text(d, (x0, 48), render.fit_text(sub, 12, x1 - x0, strip=True), size=12, fill=render.MUTED)
     render.text(d, (x0, PLAYERS_Y), "Players", size=14, fill=render.MUTED)
     render.text(d, (x0, PILE_Y), "Draw pile by card", size=14, fill=render.MUTED)
 
@@ -430,11 +411,11 @@ def _panel(d: ImageDraw.ImageDraw, image: Image.Image, state: SorryState, view: 
     y = STATUS_Y
     # Status box.
     headline, detail, color = _status(state, view)
-    fill = _mix(COLOR_RGB[color], 0.3) if color >= 0 else (232, 232, 236)
-    line = _dark(COLOR_RGB[color]) if color >= 0 else render.MUTED
+    fill = render.mix(SQUARE, COLOR_RGB[color], 0.3) if color >= 0 else (232, 232, 236)
+    line = render.mix(BLACK, COLOR_RGB[color], 0.7) if color >= 0 else render.MUTED
     d.rounded_rectangle((x0, y, x1, y + 58), radius=8, fill=fill, outline=line, width=2)
-    render.text(d, (x0 + 10, y + 8), _fit(d, headline, 20, w - 20), size=20)
-    render.text(d, (x0 + 10, y + 36), _fit(d, detail, 12, w - 20), size=12)
+    render.text(d, (x0 + 10, y + 8), render.fit_text(headline, 20, w - 20, strip=True), size=20)
+    render.text(d, (x0 + 10, y + 36), render.fit_text(detail, 12, w - 20, strip=True), size=12)
     y += 68
     # The legal moves (what the player must decide).
     if state.current_player() >= 0:
@@ -448,14 +429,16 @@ def _panel(d: ImageDraw.ImageDraw, image: Image.Image, state: SorryState, view: 
             if len(shown) < len(legal):
                 lines.append(f"  ... and {len(legal) - len(shown)} more")
         for text in lines:
-            render.text(d, (x0, y), _fit(d, text, 12, w), size=12)
+            render.text(d, (x0, y), render.fit_text(text, 12, w, strip=True), size=12)
             y += 16
     # Players: colour, name, Start and Home counts; the mover in gold, the winner marked.
     y = PLAYERS_Y + 20
     for seat, color in enumerate(state.colors):
         mine = state.pos[PAWNS * seat : PAWNS * seat + PAWNS]
         if seat == state.winner or (state.current_player() >= 0 and seat == state.to_move):
-            d.rounded_rectangle((x0 - 2, y - 1, x1, y + 27), radius=6, fill=_mix(GOLD, 0.35), outline=GOLD)
+            d.rounded_rectangle(
+                (x0 - 2, y - 1, x1, y + 27), radius=6, fill=render.mix(SQUARE, GOLD, 0.35), outline=GOLD
+            )
         _paste_pawn(image, (x0 + 14, y + 13), color, "", False)
         name = f"player_{seat}  {board.COLOR_NAMES[color]}" + ("  (you)" if seat == view else "")
         render.text(d, (x0 + 32, y + 6), name, size=13)

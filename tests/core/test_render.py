@@ -126,3 +126,42 @@ def test_helpers_draw_visible_marks():
 def test_contrast_picks_readable_ink():
     assert render.contrast((255, 255, 255)) == render.INK
     assert render.contrast((0, 0, 0)) == (255, 255, 255)
+
+
+def test_mix_moves_a_colour_towards_another():
+    assert render.mix((0, 100, 255), (255, 100, 0), 0) == (0, 100, 255)
+    assert render.mix((0, 100, 255), (255, 100, 0), 1) == (255, 100, 0)
+    assert render.mix((0, 0, 0), (200, 101, 10), 0.5) == (100, 50, 5)  # round half to even: 50.5 -> 50
+
+
+def test_fit_text_cuts_long_messages_to_the_width():
+    assert render.fit_text("short", 12, 500) == "short"
+    long = "a rather long message that cannot fit"
+    cut = render.fit_text(long, 12, 80)
+    assert cut.endswith("...") and len(cut) < len(long) and render.text_length(cut, 12) <= 80
+    assert long.startswith(cut[:-3])
+    spaced = next(w for w in range(30, 200) if render.fit_text(long, 12, w).endswith(" ..."))
+    assert render.fit_text(long, 12, spaced, strip=True) == render.fit_text(long, 12, spaced)[:-4] + "..."
+
+
+def test_wrap_text_keeps_lines_within_the_width():
+    message = "the killer moves two squares toward the park and waits there"
+    lines = render.wrap_text(message, 13, 120)
+    assert len(lines) > 1 and " ".join(lines) == message
+    assert all(render.text_length(line, 13) <= 120 for line in lines)
+    assert render.wrap_text("unbreakablewordthatiswide", 13, 20) == ("unbreakablewordthatiswide",)
+
+
+def test_text_mask_is_ink_placed_around_the_anchor():
+    mask, dx, dy = render.text_mask("Hello", 14, "mm")
+    assert mask.mode == "L" and mask.getextrema()[1] == 255
+    assert dx < 0 < dx + mask.width and dy < 0 < dy + mask.height
+    assert render.text_mask("Hello", 14, "mm") is render.text_mask("Hello", 14, "mm")  # cached
+
+
+def test_star_points_alternate_outer_and_inner_radius():
+    points = render.star_points(10, 20, 8, 3, 5)
+    assert len(points) == 10
+    assert points[0] == pytest.approx((10, 12))  # first point straight up
+    radii = [np.hypot(x - 10, y - 20) for x, y in points]
+    assert radii == pytest.approx([8, 3] * 5)

@@ -9,6 +9,7 @@ import pytest
 from pettingzoo.test import render_test
 
 from boardenvs import sorry_v0
+from boardenvs.core import render
 from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.sorry.board import HOME, SAFE_BASE
 from boardenvs.sorry.cards import CARD_NAMES
@@ -17,9 +18,9 @@ from boardenvs.sorry.draw import (
     COLOR_RGB,
     HEIGHT,
     SAFE_POINTS,
+    SQUARE,
     START_POINT,
     WIDTH,
-    _mix,
     _px,
     _track_point,
     active_pawns,
@@ -163,7 +164,7 @@ def test_a_player_view_turns_the_board_to_that_seat():
         assert y > HEIGHT / 2 + 4 * CELL
         image = game.render_image(state, seat)
         inside = pixel(image, (x - 0.9 * CELL, y + 0.3 * CELL))  # the circle's tint, off pawns and label
-        assert close(inside, _mix(COLOR_RGB[color], 0.55), tol=6)
+        assert close(inside, render.mix(SQUARE, COLOR_RGB[color], 0.55), tol=6)
         assert turns == 0 or not np.array_equal(image[:, :HEIGHT], full[:, :HEIGHT])
     # Yellow already sits at the bottom of the full view: the board is the same, the panel says "you".
     yellow = state.colors.index(2)
