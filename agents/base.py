@@ -14,7 +14,7 @@ To use a policy with a PettingZoo env, pass the env's rules state::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -48,6 +48,19 @@ class Policy(ABC):
         best = max(score for score, _ in scored)
         top = [action for score, action in scored if score >= best - tol]
         return top[0] if len(top) == 1 else top[int(self.rng.random() * len(top))]
+
+    def best_successor(self, state: State, score: Callable[[State], float]) -> int:
+        """The legal action whose resulting state ``score`` rates highest (one-ply lookahead on clones);
+        a lone legal action is returned without scoring; ties go through :meth:`pick_best`."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        scored = []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            scored.append((score(child), action))
+        return self.pick_best(scored)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -11,8 +11,9 @@ import random
 from collections.abc import Callable, Iterator
 
 import numpy as np
+import pytest
 
-from boardenvs.core.state import State
+from boardenvs.core.state import IllegalActionError, State
 
 
 def masked_random(seed: int) -> Callable[[np.ndarray, int], int]:
@@ -239,3 +240,32 @@ def check_global_rngs_do_not_matter(make_env, seed: int = 17) -> list:
     shaken_record += play(shaken, masked_random(3), between=perturb_global_rngs)
     assert calm_record == shaken_record
     return calm_record
+
+
+def check_illegal_action_loses(env, warmup: int = 0) -> None:
+    """Through ``env()`` (PettingZoo's TerminateIllegal): after ``warmup`` fixed-rule moves, an illegal
+    action ends the game at once, -1 for the offender and 0 for everyone else, every agent done."""
+    env.reset(seed=2)
+    for step in range(warmup):
+        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
+    offender = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0]))
+    assert all(env.terminations.values())
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        assert term or trunc
+        totals[agent] += reward
+        env.step(None)
+    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    assert env.agents == []
+
+
+def check_illegal_action_raises(raw) -> None:
+    """On ``raw_env()``: an illegal action raises IllegalActionError naming it and changes nothing."""
+    raw.reset(seed=0)
+    illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[-1])
+    before = raw.game_state.to_dict()
+    with pytest.raises(IllegalActionError, match=str(illegal)):
+        raw.step(illegal)
+    assert raw.game_state.to_dict() == before

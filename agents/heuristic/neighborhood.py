@@ -76,16 +76,8 @@ class NeighborhoodHeuristic(Policy):
         """The legal action with the best searched value (ties broken with ``self.rng``)."""
         if not isinstance(state, NeighborhoodState):
             raise TypeError(f"NeighborhoodHeuristic plays neighborhood_v0 states, got {type(state).__name__}")
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
         me = state.current_player()
-        scored = []
-        for action in legal:
-            child = state.clone()
-            child.apply_action(action)
-            scored.append((self._value(child, me, self.depth), action))
-        return self.pick_best(scored)
+        return self.best_successor(state, lambda child: self._value(child, me, self.depth))
 
     def _value(self, state: NeighborhoodState, me: int, depth: int) -> float:
         if state.over:

@@ -166,16 +166,10 @@ class SorryHeuristic(Policy):
         """The legal action whose resulting position scores best (ties broken with ``self.rng``)."""
         if not isinstance(state, SorryState):
             raise TypeError(f"SorryHeuristic plays sorry_v0 states, got {type(state).__name__}")
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
         me = state.current_player()
-        scored = []
-        for action in legal:
-            child = state.clone()
-            child.apply_action(action)
-            scored.append((float("inf") if child.winner == me else self.evaluate(child, me), action))
-        return self.pick_best(scored)
+        return self.best_successor(
+            state, lambda child: float("inf") if child.winner == me else self.evaluate(child, me)
+        )
 
     def evaluate(self, state: SorryState, me: int) -> float:
         """Score of ``state``'s pawn positions for seat ``me`` (see the class docstring)."""

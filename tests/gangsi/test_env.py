@@ -14,6 +14,8 @@ import pytest
 from env_helpers import (
     check_copies_follow,
     check_global_rngs_do_not_matter,
+    check_illegal_action_loses,
+    check_illegal_action_raises,
     check_observe_is_pure,
     check_snapshots_replay,
     fixed_rule,
@@ -27,7 +29,7 @@ from pettingzoo.test import api_test, seed_test
 
 import boardenvs
 from boardenvs import gangsi_v0
-from boardenvs.core.state import CHANCE, IllegalActionError
+from boardenvs.core.state import CHANCE
 from boardenvs.gangsi.cards import COLOR_MASK, NUM_TREASURES
 from boardenvs.gangsi.rules import (
     KYONSHI,
@@ -489,30 +491,11 @@ def test_unknown_and_bad_options_raise(factory):
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():
-    env = gangsi_v0.env(num_hunters=3)
-    env.reset(seed=2)
-    for step in range(7):
-        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
-    offender = env.agent_selection
-    illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0])
-    env.step(illegal)
-    assert all(env.terminations.values())
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        _, reward, term, trunc, _ = env.last()
-        totals[agent] += reward
-        env.step(None)
-    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    check_illegal_action_loses(gangsi_v0.env(num_hunters=3), warmup=7)
 
 
 def test_illegal_action_on_raw_env_raises_naming_it():
-    env = gangsi_v0.raw_env(num_hunters=2)
-    env.reset(seed=0)
-    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[-1])
-    before = env.game_state.to_dict()
-    with pytest.raises(IllegalActionError, match=str(illegal)):
-        env.step(illegal)
-    assert env.game_state.to_dict() == before
+    check_illegal_action_raises(gangsi_v0.raw_env(num_hunters=2))
 
 
 # -- rewards and eliminations through the env ----------------------------------------------------------------

@@ -13,6 +13,8 @@ import pytest
 from env_helpers import (
     check_copies_follow,
     check_global_rngs_do_not_matter,
+    check_illegal_action_loses,
+    check_illegal_action_raises,
     check_observe_is_pure,
     check_snapshots_replay,
     json_copy,
@@ -356,29 +358,13 @@ def test_unknown_and_bad_options_raise(factory):
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():
-    env = lost_city_v0.env(num_players=3)
-    env.reset(seed=2)
-    for step in range(5):
-        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
-    offender = env.agent_selection
-    illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[-1])
-    env.step(illegal)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        _, reward, term, trunc, _ = env.last()
-        assert term or trunc
-        totals[agent] += reward
-        env.step(None)
-    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    check_illegal_action_loses(lost_city_v0.env(num_players=3), warmup=5)
 
 
 def test_illegal_action_on_raw_env_raises_naming_it():
     env = lost_city_v0.raw_env(num_players=2)
-    env.reset(seed=0)
-    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[-1])
+    check_illegal_action_raises(env)
     before = env.game_state.to_dict()
-    with pytest.raises(IllegalActionError, match=str(illegal)):
-        env.step(illegal)
     with pytest.raises(IllegalActionError):
         env.step(1.5)
     assert env.game_state.to_dict() == before

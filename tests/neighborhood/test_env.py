@@ -14,6 +14,8 @@ import pytest
 from env_helpers import (
     check_copies_follow,
     check_global_rngs_do_not_matter,
+    check_illegal_action_loses,
+    check_illegal_action_raises,
     check_observe_is_pure,
     check_snapshots_replay,
     fixed_rule,
@@ -267,28 +269,11 @@ def test_unknown_and_bad_options_raise(factory):
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():
-    env = neighborhood_v0.env(num_players=3)
-    env.reset(seed=2)
-    env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], 0))
-    offender = env.agent_selection
-    mask = env.observe(offender)["action_mask"]
-    env.step(int(np.flatnonzero(mask == 0)[0]))
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        _, reward, term, trunc, _ = env.last()
-        totals[agent] += reward
-        env.step(None)
-    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    check_illegal_action_loses(neighborhood_v0.env(num_players=3), warmup=1)
 
 
 def test_illegal_action_on_raw_env_raises_and_changes_nothing():
-    env = neighborhood_v0.raw_env(num_players=4)
-    env.reset(seed=0)
-    mask = env.observe(env.agent_selection)["action_mask"]
-    before = env.game_state.to_dict()
-    with pytest.raises(IllegalActionError):
-        env.step(int(np.flatnonzero(mask == 0)[-1]))
-    assert env.game_state.to_dict() == before
+    check_illegal_action_raises(neighborhood_v0.raw_env(num_players=4))
     chance = position()
     before = chance.to_dict()
     with pytest.raises(IllegalActionError):

@@ -14,6 +14,8 @@ from env_helpers import (
     assert_same_state,
     check_copies_follow,
     check_global_rngs_do_not_matter,
+    check_illegal_action_loses,
+    check_illegal_action_raises,
     check_observe_is_pure,
     check_snapshots_replay,
     fixed_rule,
@@ -27,7 +29,7 @@ from pettingzoo.test import api_test, seed_test
 
 import boardenvs
 from boardenvs import sorry_v0
-from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
+from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.sorry.board import COLOR_NAMES, HOME, NUM_POSITIONS, SAFE_BASE, START, TRACK_LEN
 from boardenvs.sorry.cards import CARD_COUNTS, CARD_NAMES, ELEVEN, SEVEN, SORRY
 from boardenvs.sorry.rules import NUM_ACTIONS, PASS, PAWNS, SorryOptions, SorryState
@@ -455,34 +457,11 @@ def test_unknown_and_bad_options_raise(factory):
 
 
 def test_illegal_action_through_wrapped_env_loses_the_game():
-    env = sorry_v0.env(num_players=3)
-    env.reset(seed=2)
-    for step in range(7):
-        env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
-    offender = env.agent_selection
-    mask = env.observe(offender)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    env.step(illegal)
-    assert all(env.terminations.values())
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        _, reward, term, trunc, _ = env.last()
-        assert term or trunc
-        totals[agent] += reward
-        env.step(None)
-    assert totals == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
-    assert env.agents == []
+    check_illegal_action_loses(sorry_v0.env(num_players=3), warmup=7)
 
 
 def test_illegal_action_on_raw_env_raises_naming_it():
-    env = sorry_v0.raw_env(num_players=2)
-    env.reset(seed=0)
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[-1])
-    before = env.game_state.to_dict()
-    with pytest.raises(IllegalActionError, match=str(illegal)):
-        env.step(illegal)
-    assert env.game_state.to_dict() == before
+    check_illegal_action_raises(sorry_v0.raw_env(num_players=2))
 
 
 # -- rendering --------------------------------------------------------------------------------------
