@@ -1,97 +1,19 @@
-"""Training configs: one YAML file per game and algorithm, checked before anything runs.
+"""Config files: every YAML config of the project (training, RLlib, arena) is read here.
 
-Defaults live here, in :class:`TrainConfig`; a file ``configs/<game>/<algo>.yaml`` overrides them, and
-``--set key=value`` on the command line overrides the file (dotted keys reach into sections:
-``--set eval.games=50``, ``--set game_options.num_players=2``). Unknown keys, values of the wrong type,
-unknown games, unknown agents and hyperparameters the algorithm does not take stop at once, with a
-message that names the key and the file.
+A config is named by path (``configs/sorry_v0/ppo.yaml``) or by name (``sorry_v0/ppo``): names are
+looked up in the ``configs/`` folder shipped with the package, so installed console commands find them
+too. ``--set key=value`` overrides reach into sections with dotted keys (``--set eval.games=50``).
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
-from boardenvs.core.options import OptionError, make_options, options_to_dict
-
-
-@dataclass(frozen=True)
-class EvalConfig:
-    """Periodic evaluation against baselines, seats rotated on paired seeds."""
-
-    #: Environment steps between evaluations (0: only at the end).
-    every: int = 50_000
-    #: Games per opponent, rounded up to a multiple of the number of seats.
-    games: int = 100
-    #: Agent specs to evaluate against.
-    opponents: tuple[str, ...] = ("random", "heuristic")
-
-    def __post_init__(self) -> None:
-        if self.every < 0 or self.games < 1:
-            raise ValueError(f"eval.every must be >= 0 and eval.games >= 1, got {self.every}, {self.games}")
-
-
-@dataclass(frozen=True)
-class SelfPlayConfig:
-    """Frozen snapshots of the learner joining the opponent pool (weight ``opponents.self``)."""
-
-    #: Environment steps between snapshots.
-    snapshot_every: int = 50_000
-    #: Newest snapshots kept in the pool.
-    max_snapshots: int = 5
-
-    def __post_init__(self) -> None:
-        if self.snapshot_every < 1 or self.max_snapshots < 1:
-            raise ValueError("selfplay.snapshot_every and selfplay.max_snapshots must be at least 1")
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Everything a training run needs; every field has a default."""
-
-    #: Registered env name.
-    game: str = "sorry_v0"
-    #: The game's options (see its docstring).
-    game_options: dict[str, Any] = field(default_factory=dict)
-    #: ``ppo`` (sb3-contrib MaskablePPO) or ``dqn`` (MaskedDQN).
-    algo: Literal["ppo", "dqn"] = "ppo"
-    #: Seed of the envs, the learner and the evaluation games.
-    seed: int = 0
-    #: Environment steps (learner decisions) to train for.
-    total_timesteps: int = 200_000
-    #: Parallel environments.
-    n_envs: int = 2
-    #: ``dummy`` (one process) or ``subproc`` (one process per env).
-    vec_env: Literal["dummy", "subproc"] = "dummy"
-    #: The learner's seat, or null to draw it every episode.
-    learner_seat: int | None = None
-    #: Opponent kinds and their weights: agent specs and ``self`` (snapshots of the learner).
-    opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
-    #: Self-play snapshots.
-    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
-    #: Keyword arguments of the algorithm's constructor (learning_rate, n_steps, ...).
-    hyperparameters: dict[str, Any] = field(default_factory=dict)
-    #: The policy network (e.g. ``net_arch: [128, 128]``).
-    policy_kwargs: dict[str, Any] = field(default_factory=dict)
-    #: Periodic evaluation.
-    eval: EvalConfig = field(default_factory=EvalConfig)
-    #: Environment steps between checkpoints.
-    checkpoint_every: int = 25_000
-    #: Threads torch may use (1 is fastest for these small networks and leaves a core to the envs).
-    torch_threads: int = 1
-
-    def __post_init__(self) -> None:
-        if min(self.total_timesteps, self.n_envs, self.checkpoint_every, self.torch_threads) < 1:
-            raise ValueError("total_timesteps, n_envs, checkpoint_every and torch_threads must be at least 1")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain, YAML-able dict."""
-        return options_to_dict(self)
+from boardenvs.core.options import OptionError
 
 
 def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
@@ -113,6 +35,31 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key.strip(), yaml.safe_load(raw)
 
 
+def configs_dir() -> Path:
+    """The folder of the project's configs (the checkout's ``configs/``, or the installed copy)."""
+    from importlib import resources
+
+    return Path(str(resources.files("boardenvs_agents.configs")))
+
+
+def find_config(path_or_name: str | Path) -> Path:
+    """A config file by path, or by name relative to :func:`configs_dir` (``"sorry_v0/ppo"``).
+
+    Raises:
+        OptionError: when neither a file of that path nor a shipped config of that name exists.
+    """
+    path = Path(path_or_name)
+    if path.is_file():
+        return path
+    name = str(path_or_name).removeprefix("configs/")
+    shipped = configs_dir() / (name if name.endswith(".yaml") else f"{name}.yaml")
+    if shipped.is_file():
+        return shipped
+    root = configs_dir()
+    available = sorted(str(p.relative_to(root).with_suffix("")) for p in root.glob("*/*.yaml"))
+    raise OptionError(f"config file {path_or_name} not found, nor a shipped config so named ({available})")
+
+
 def read_config(path: str | Path | None, overrides: Sequence[str] = ()) -> tuple[dict[str, Any], str]:
     """A YAML config file as a dict with ``--set`` overrides applied, and the ``where`` prefix of errors.
 
@@ -126,9 +73,7 @@ def read_config(path: str | Path | None, overrides: Sequence[str] = ()) -> tuple
     raw: dict[str, Any] = {}
     if path is not None:
         try:
-            raw = yaml.safe_load(Path(path).read_text()) or {}
-        except FileNotFoundError as err:
-            raise OptionError(f"config file {path} not found") from err
+            raw = yaml.safe_load(find_config(path).read_text()) or {}
         except yaml.YAMLError as err:
             raise OptionError(f"{where}not valid YAML: {err}") from err
         if not isinstance(raw, dict):
@@ -137,70 +82,3 @@ def read_config(path: str | Path | None, overrides: Sequence[str] = ()) -> tuple
         key, value = parse_override(text)
         _set(raw, key, value)
     return raw, where
-
-
-def load_config(path: str | Path | None = None, overrides: Sequence[str] = ()) -> TrainConfig:
-    """Read, override and check a training config.
-
-    Raises:
-        OptionError: naming the key and the file, for anything that would make the run fail later.
-    """
-    raw, where = read_config(path, overrides)
-    config = make_options(TrainConfig, raw, where=where)
-    check_config(config, where)
-    return config
-
-
-def check_config(config: TrainConfig, where: str = "config: ") -> None:
-    """Check what types cannot: the game, its options, the agents and the hyperparameters exist."""
-    import boardenvs
-    from agents.learned import algorithm_class
-    from agents.registry import make_policy
-
-    if config.game not in boardenvs.env_names():
-        raise OptionError(f"{where}game {config.game!r} is unknown; available: {boardenvs.env_names()}")
-    try:
-        game = boardenvs.make_game(config.game, **config.game_options)
-    except OptionError as err:
-        raise OptionError(f"{where}game_options: {err}") from err
-    if config.learner_seat is not None and not 0 <= config.learner_seat < game.num_players:
-        raise OptionError(
-            f"{where}learner_seat must be in 0..{game.num_players - 1}, got {config.learner_seat}"
-        )
-    for key, specs in (
-        ("opponents", [k for k in config.opponents if k != "self"]),
-        ("eval.opponents", config.eval.opponents),
-    ):
-        for spec in specs:
-            try:
-                make_policy(spec, config.game)
-            except (ValueError, FileNotFoundError) as err:
-                raise OptionError(f"{where}{key}: {err}") from err
-    if any(w < 0 for w in config.opponents.values()) or sum(config.opponents.values()) <= 0:
-        raise OptionError(f"{where}opponents: weights must be non-negative with a positive sum")
-    accepted = _init_parameters(algorithm_class(config.algo)) - {"self", "policy", "env"}
-    reserved = {"seed", "policy_kwargs", "tensorboard_log", "verbose", "device"}
-    for key in config.hyperparameters:
-        if key not in accepted or key in reserved:
-            raise OptionError(
-                f"{where}hyperparameters.{key} is not a {config.algo} hyperparameter here; "
-                f"valid: {sorted(accepted - reserved)}"
-            )
-
-
-def _init_parameters(cls: type) -> set[str]:
-    """Keyword parameters of ``cls(...)``, following ``**kwargs`` up the class hierarchy."""
-    names: set[str] = set()
-    for klass in cls.__mro__:
-        if "__init__" not in vars(klass):
-            continue
-        params = inspect.signature(klass.__init__).parameters.values()
-        names |= {p.name for p in params if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
-        if not any(p.kind == p.VAR_KEYWORD for p in params):
-            break
-    return names
-
-
-def save_config(config: TrainConfig, path: str | Path) -> None:
-    """Write ``config`` as YAML (the run directory keeps the exact config it ran with)."""
-    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))

@@ -20,8 +20,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from agents.base import Policy
 from boardenvs.core.state import State
+from boardenvs_agents.base import Policy
 
 HELP = """\
 Type one of:
@@ -198,7 +198,8 @@ def _as_int(text: str) -> int | None:
 def make_human(
     game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
 ) -> Policy:
-    """The ``human`` spec of ``agents.registry``: a :class:`HumanPolicy` on standard input and output.
+    """The ``human`` spec of ``boardenvs_agents.registry``: a :class:`HumanPolicy` on standard input and
+    output.
 
     Options: ``board`` (true/false: print the position before each move) and ``auto`` (true/false:
     play a move without asking when it is the only legal one).

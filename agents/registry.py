@@ -14,23 +14,15 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Policy, RandomPolicy
-
-#: Heuristic policy class per game: ``"module:Class"``.
-HEURISTICS: dict[str, str] = {
-    "sorry_v0": "agents.heuristic.sorry:SorryHeuristic",
-    "gangsi_v0": "agents.heuristic.gangsi:GangsiHeuristic",
-    "lost_city_v0": "agents.heuristic.lost_city:LostCityHeuristic",
-    "neighborhood_v0": "agents.heuristic.neighborhood:NeighborhoodHeuristic",
-}
+from boardenvs_agents.base import Policy, RandomPolicy
 
 
 def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
-    if game_name not in HEURISTICS:
-        raise ValueError(f"no heuristic for game {game_name!r}; games with one: {sorted(HEURISTICS)}")
-    module, cls = HEURISTICS[game_name].split(":")
+    from boardenvs_agents.games import heuristic_class
+
+    cls = heuristic_class(game_name)
     try:
-        return getattr(importlib.import_module(module), cls)(seed=seed, **kwargs)
+        return cls(seed=seed, **kwargs)
     except TypeError as err:
         raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
 
@@ -49,8 +41,8 @@ def _learned(algo: str) -> Callable[..., Policy]:
         model: str = "",
         deterministic: bool = True,
     ) -> Policy:
-        from agents.learned import LearnedPolicy, read_metadata, resolve_model_path
         from boardenvs.registry import make_game
+        from boardenvs_agents.learning.models import LearnedPolicy, read_metadata, resolve_model_path
 
         if not model:
             raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
@@ -78,11 +70,11 @@ def _lazy(target: str) -> Callable[..., Policy]:
 _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": _random,
     "heuristic": _heuristic,
-    "human": _lazy("agents.human:make_human"),
-    "mcts": _lazy("agents.mcts:make_mcts"),
+    "human": _lazy("boardenvs_agents.human:make_human"),
+    "mcts": _lazy("boardenvs_agents.search.mcts:make_mcts"),
     "ppo": _learned("ppo"),
     "dqn": _learned("dqn"),
-    "rllib": _lazy("agents.rllib.policy:make_rllib"),
+    "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),
 }
 
 

@@ -9,7 +9,8 @@ reproduces the original game exactly, state for state.
 Three ways to record one:
 
 - :class:`Recorder` while you drive a rules state yourself (``scripts/play.py`` does);
-- :func:`record_game` plays policies against each other exactly as ``agents.match.play_game`` does
+- :func:`record_game` plays policies against each other exactly as
+  ``boardenvs_agents.arena.match.play_game`` does
   (the same seed gives the same game);
 - :class:`RecordingEnv` wraps a PettingZoo env (``raw_env()`` or ``env()``) and records every step,
   chance included, without any hook in the adapter.
@@ -56,7 +57,7 @@ class ReplayError(ValueError):
 
 
 class _Actor(Protocol):
-    """What :func:`record_game` needs of a player (``agents.base.Policy`` fits)."""
+    """What :func:`record_game` needs of a player (``boardenvs_agents.base.Policy`` fits)."""
 
     name: str
 
@@ -441,7 +442,8 @@ class Recorder:
 def record_game(
     game: Game, policies: Sequence[_Actor], seed: int, labels: Sequence[str] | None = None
 ) -> Replay:
-    """Play one game exactly as ``agents.match.play_game(game, policies, seed)`` does, and record it.
+    """Play one game exactly as ``boardenvs_agents.arena.match.play_game(game, policies, seed)`` does,
+    and record it.
 
     The same seed gives the same game: chance and every policy are seeded the same way.
     ``labels`` name the seats (default: the policies' names).
@@ -467,7 +469,8 @@ def record_game(
 
 
 def derive_seeds(seed: int, count: int) -> list[int]:
-    """``count`` independent 32-bit seeds derived from ``seed`` (as ``agents.match`` derives them)."""
+    """``count`` independent 32-bit seeds derived from ``seed`` (as ``boardenvs_agents.arena.match``
+    derives them)."""
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(count)]
 
 

@@ -10,7 +10,8 @@ PettingZoo's ``connect_four_v3`` (wrapped, same loop) is measured in the same ru
 The table gives moves and games per second, microseconds per move, the ratio to connect four, and
 the share of each move's time spent in the adapter (``1 - core / raw_env`` time per move).
 
-A second table gives the search agent's speed (:mod:`agents.mcts`): simulations per second on decision
+A second table gives the search agent's speed (:mod:`boardenvs_agents.search.mcts`): simulations per
+second on decision
 positions of a seeded random game, with random rollouts to the end of the game (the default) and with
 rollouts cut after 10 decisions and scored by the game's progress measure (``depth=10,leaf=eval``).
 
@@ -125,7 +126,7 @@ def decision_positions(game: boardenvs.core.Game, seed: int, count: int = 12) ->
 def mcts_speed(game: boardenvs.core.Game, seconds: float, seed: int, options: dict) -> tuple[float, int]:
     """Simulations per second of ``MCTSPolicy(**options)`` searching 25 simulations per decision, in turn
     on the positions of :func:`decision_positions`, for about ``seconds``; and the decisions searched."""
-    from agents.mcts import MCTSPolicy
+    from boardenvs_agents.search.mcts import MCTSPolicy
 
     positions = decision_positions(game, seed)
     policy = MCTSPolicy(seed=seed, sims=25, **options)

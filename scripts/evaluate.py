@@ -35,9 +35,10 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agents.arena import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, Matchup, load_config
-from agents.match import GameResult
-from agents.report import (
+from boardenvs import make_game
+from boardenvs.core.options import make_options
+from boardenvs_agents.arena.match import GameResult
+from boardenvs_agents.arena.report import (
     agent_stats,
     matchup_results,
     matchup_section,
@@ -49,8 +50,7 @@ from agents.report import (
     summary,
     write_games_csv,
 )
-from boardenvs import make_game
-from boardenvs.core.options import make_options
+from boardenvs_agents.arena.runner import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, Matchup, load_config
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -4,7 +4,8 @@
     python scripts/league.py --all --workers 2          # the four games, one after the other
 
 For each game it reads ``configs/<game>/league.yaml`` (agents, games per matchup, seed; see
-:class:`agents.arena.ArenaConfig`), plays every agent in one seat against each baseline in all the
+:class:`boardenvs_agents.arena.runner.ArenaConfig`), plays every agent in one seat against each baseline
+in all the
 others on the arena (every seat permutation on paired seeds, ``--workers`` processes; games are
 appended to ``docs/results/<game>/games.jsonl`` as they finish, so running the command again after an
 interruption plays only the missing games), rates every agent with OpenSkill over all the games,
@@ -36,9 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmark.py, beside
 from benchmark import aec_random_play  # noqa: E402
 
 import boardenvs  # noqa: E402
-from agents.arena import Arena, ArenaConfig, Matchup, load_config  # noqa: E402
-from agents.match import GameResult  # noqa: E402
-from agents.report import (  # noqa: E402
+from boardenvs_agents.arena.match import GameResult  # noqa: E402
+from boardenvs_agents.arena.report import (  # noqa: E402
     AgentStats,
     agent_stats,
     fmt_rate,
@@ -52,6 +52,7 @@ from agents.report import (  # noqa: E402
     summary,
     write_games_csv,
 )
+from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 START, END = "<!-- league:start -->", "<!-- league:end -->"

@@ -29,13 +29,13 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from agents.base import Policy
-from agents.human import HumanPolicy, HumanQuit
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE
 from boardenvs.replay import Recorder, derive_seeds, result_text
+from boardenvs_agents.base import Policy
+from boardenvs_agents.human import HumanPolicy, HumanQuit
+from boardenvs_agents.registry import make_policy
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

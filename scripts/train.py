@@ -22,9 +22,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.config import load_config, save_config
-from agents.learned import algorithm_class, save_model
-from agents.training import (
+from boardenvs.core.options import OptionError
+from boardenvs_agents.learning.config import load_config, save_config
+from boardenvs_agents.learning.models import algorithm_class, save_model
+from boardenvs_agents.learning.training import (
     CheckpointCallback,
     EvaluationCallback,
     ProgressCallback,
@@ -32,7 +33,6 @@ from agents.training import (
     final_metadata,
     make_vec_env,
 )
-from boardenvs.core.options import OptionError
 
 
 @dataclass

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agents.rllib.config import load_rllib_config, save_rllib_config
 from boardenvs.core.options import OptionError
+from boardenvs_agents.rllib.config import load_rllib_config, save_rllib_config
 
 
 @dataclass
@@ -95,10 +95,10 @@ def start_ray(args: Args, num_cpus: int | None) -> bool:
         return True
     runtime_env: dict[str, Any] = {}
     if not args.no_ship_code:
-        import agents
         import boardenvs
+        import boardenvs_agents
 
-        runtime_env["py_modules"] = [str(Path(m.__file__).parent) for m in (boardenvs, agents)]
+        runtime_env["py_modules"] = [str(Path(m.__file__).parent) for m in (boardenvs, boardenvs_agents)]
     ray.init(address=args.address, runtime_env=runtime_env or None, log_to_driver=False)
     return True
 
@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import ray
     import torch
 
-    from agents.rllib.policy import load_rllib_policy
-    from agents.rllib.training import (
+    from boardenvs_agents.rllib.policy import load_rllib_policy
+    from boardenvs_agents.rllib.training import (
         build_ppo_config,
         checkpoint_metadata,
         evaluate,
@@ -250,7 +250,7 @@ def measure(args: Args) -> dict[str, Any]:
     """``--measure-sampling``: the sampling throughput of the config's env runners, printed as JSON."""
     import ray
 
-    from agents.rllib.training import build_ppo_config, measure_sampling
+    from boardenvs_agents.rllib.training import build_ppo_config, measure_sampling
 
     if args.measure_sampling < 1:
         fail(f"--measure-sampling takes a positive number of env steps, got {args.measure_sampling}")
@@ -279,8 +279,8 @@ def _mean(values: list[Any]) -> float | None:
 
 def _policy_from(algo: Any, config: Any, iteration: int, run_dir: Path, row: dict[str, Any]) -> Any:
     """The modules as they are now, through a checkpoint (the path the arena takes)."""
-    from agents.rllib.policy import load_rllib_policy
-    from agents.rllib.training import checkpoint_metadata, save_checkpoint
+    from boardenvs_agents.rllib.policy import load_rllib_policy
+    from boardenvs_agents.rllib.training import checkpoint_metadata, save_checkpoint
 
     path = save_checkpoint(
         algo, run_dir / "checkpoints" / f"iter_{iteration:06d}",

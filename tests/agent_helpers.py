@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.base import Policy
-from agents.match import GameResult, play_game
-from agents.registry import make_policy
 from boardenvs.core.game import Game
 from boardenvs.core.state import State
+from boardenvs_agents.arena.match import GameResult, play_game
+from boardenvs_agents.base import Policy
+from boardenvs_agents.registry import make_policy
 
 
 class Recorder(Policy):

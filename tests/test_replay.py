@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 import boardenvs
-from agents.match import play_game
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.core.state import CHANCE
 from boardenvs.gangsi.cards import COLOR_MASK, NUM_TREASURES
 from boardenvs.gangsi.rules import DIR, KYONSHI, PH_DIR
 from boardenvs.replay import FORMAT, VERSION, Recorder, RecordingEnv, Replay, ReplayError, record_game
+from boardenvs_agents.arena.match import play_game
+from boardenvs_agents.registry import make_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 

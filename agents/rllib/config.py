@@ -26,9 +26,9 @@ from typing import Any, Literal
 
 import yaml
 
-from agents.config import read_config
 from boardenvs.core.game import Game
 from boardenvs.core.options import OptionError, make_options, options_to_dict
+from boardenvs_agents.config import read_config
 
 #: The policy mappings a config may name.
 MAPPINGS = ("shared", "per_role", "vs_fixed")
@@ -36,7 +36,8 @@ MAPPINGS = ("shared", "per_role", "vs_fixed")
 
 @dataclass(frozen=True)
 class RLlibEvalConfig:
-    """Evaluation of the trained modules as an :class:`agents.base.Policy`, seats rotated, paired seeds."""
+    """Evaluation of the trained modules as an :class:`boardenvs_agents.base.Policy`, seats rotated,
+    paired seeds."""
 
     #: Training iterations between evaluations (0: only at the end).
     every: int = 0
@@ -181,7 +182,7 @@ def load_rllib_config(
 def check_rllib_config(config: RLlibConfig, where: str = "config: ", check_training: bool = True) -> None:
     """Check what types cannot: the game and its options, the mapping, the agents, the PPO settings."""
     import boardenvs
-    from agents.registry import make_policy
+    from boardenvs_agents.registry import make_policy
 
     if config.game not in boardenvs.env_names():
         raise OptionError(f"{where}game {config.game!r} is unknown; available: {boardenvs.env_names()}")

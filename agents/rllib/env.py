@@ -6,7 +6,7 @@ and speaks RLlib's multi-agent protocol:
 * **Only the agent to act observes.** ``reset()`` and every ``step()`` return one observation, for the
   agent whose turn it is (the same agent again when a turn has several decisions). The observation is
   the env's own ``Dict(observation=float32, action_mask=int8)``; the masking module
-  (:mod:`agents.rllib.module`) reads the mask.
+  (:mod:`boardenvs_agents.rllib.module`) reads the mask.
 * **Rewards reach each agent the PettingZoo way**: what an agent earned since it last acted is paid
   when it is next selected, to act or for its dead step. The games pay only at the end (+1/-1, 0 for a
   draw or a truncation) and when a player is knocked out.
@@ -22,7 +22,8 @@ and speaks RLlib's multi-agent protocol:
 * **Per-agent spaces** come from the env (``gangsi_v0``: ``kyonshi`` and ``hunter_i`` differ).
 * **Fixed opponents** (``mapping: vs_fixed``): one learner seat per episode (drawn by the env's
   generator, or fixed); every other seat is played inside ``step()`` by policies from
-  :func:`agents.registry.make_policy` acting on ``env.unwrapped.game_state``. Only the learner's agent
+  :func:`boardenvs_agents.registry.make_policy` acting on ``env.unwrapped.game_state``. Only the
+  learner's agent
   is exposed, and the episode ends when the learner is done. A game that ends before the learner's
   first decision is dealt again.
 
@@ -39,10 +40,10 @@ from typing import Any
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from agents.rllib.config import module_map
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import IllegalActionError
 from boardenvs.registry import make
+from boardenvs_agents.rllib.config import module_map
 
 
 class TurnBasedMultiAgentEnv(MultiAgentEnv):
@@ -79,7 +80,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         self._opponent_weights = np.zeros(0)
         self._opponent_policies: dict[str, Any] = {}
         if self.mapping == "vs_fixed":
-            from agents.registry import make_policy
+            from boardenvs_agents.registry import make_policy
 
             opponents = dict(config.get("opponents") or {"random": 1.0})
             self._opponent_specs = list(opponents)

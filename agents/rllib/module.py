@@ -1,7 +1,8 @@
 """A PPO ``RLModule`` (torch) that masks the logits of illegal actions.
 
 The env's observation is ``Dict(observation=Box, action_mask=Box(int8))``
-(:mod:`agents.rllib.env`). :class:`MaskedPPOTorchRLModule` builds RLlib's default PPO networks (an MLP
+(:mod:`boardenvs_agents.rllib.env`). :class:`MaskedPPOTorchRLModule` builds RLlib's default PPO networks
+(an MLP
 encoder, policy and value heads) on the ``observation`` part only, and replaces the logit of every
 action whose mask entry is 0 with the most negative float before any distribution is made, in all three
 forward passes (inference, exploration, training). So no illegal action is ever sampled or chosen
@@ -45,7 +46,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         }:
             raise ValueError(
                 f"MaskedPPOTorchRLModule needs a Dict observation space with keys {OBS_KEY!r} and "
-                f"{MASK_KEY!r} (agents.rllib.env.TurnBasedMultiAgentEnv), got {observation_space}"
+                f"{MASK_KEY!r} (boardenvs_agents.rllib.env.TurnBasedMultiAgentEnv), got {observation_space}"
             )
         super().__init__(*args, observation_space=observation_space[OBS_KEY], **kwargs)
         # The networks are built on the inner Box; the module (and its checkpoint) keeps the Dict.

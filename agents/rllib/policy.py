@@ -1,7 +1,8 @@
 """Trained RLlib modules as an agent: :class:`RLlibPolicy` and the ``rllib:<checkpoint>`` spec.
 
 A checkpoint of ``scripts/train_rllib.py`` is RLlib's own (``Algorithm.save_to_path``) plus
-``boardenvs_rllib.json`` (:mod:`agents.rllib.training`). :func:`load_rllib_policy` reads the metadata
+``boardenvs_rllib.json`` (:mod:`boardenvs_agents.rllib.training`). :func:`load_rllib_policy` reads the
+metadata
 first, refuses a checkpoint made for another game or other options with a message that says which,
 then loads each module with ``RLModule.from_checkpoint`` from
 ``<checkpoint>/learner_group/learner/rl_module/<module id>`` (no Ray cluster needed). The policy picks
@@ -21,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy
 from boardenvs.core.game import Game
 from boardenvs.core.state import State
+from boardenvs_agents.base import Policy
 
 
 class RLlibPolicy(Policy):
@@ -128,9 +129,9 @@ def load_rllib_policy(
     from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from agents.learned import check_compatible
-    from agents.rllib.training import read_checkpoint_metadata, resolve_checkpoint
     from boardenvs.registry import make_game
+    from boardenvs_agents.learning.models import check_compatible
+    from boardenvs_agents.rllib.training import read_checkpoint_metadata, resolve_checkpoint
 
     checkpoint = resolve_checkpoint(path)
     metadata = read_checkpoint_metadata(checkpoint)
@@ -155,7 +156,8 @@ def make_rllib(
     model: str = "",
     deterministic: bool = True,
 ) -> RLlibPolicy:
-    """The ``rllib:<checkpoint or run dir>[,deterministic=false]`` spec of :func:`agents.make_policy`."""
+    """The ``rllib:<checkpoint or run dir>[,deterministic=false]`` spec of
+    :func:`boardenvs_agents.make_policy`."""
     if not model:
         raise ValueError("name a checkpoint: 'rllib:<checkpoint dir>' or 'rllib:<run dir>'")
     return load_rllib_policy(model, game_name, game_options, deterministic, seed, name=f"rllib:{model}")

@@ -1,12 +1,12 @@
 """The pieces of an RLlib run that ``scripts/train_rllib.py`` puts together.
 
 * :func:`build_ppo_config`: RLlib's ``PPOConfig`` (new API stack) for an :class:`RLlibConfig`: the
-  turn-based env, the policy mapping, one :class:`~agents.rllib.module.MaskedPPOTorchRLModule` per
+  turn-based env, the policy mapping, one :class:`~boardenvs_agents.rllib.module.MaskedPPOTorchRLModule` per
   module id, env runners, seeds;
 * :class:`BoardEnvCallbacks`: actions checked by the env and illegal ones, as RLlib metrics;
 * :func:`save_checkpoint` / :func:`read_checkpoint_metadata`: RLlib's own checkpoint (``save_to_path``)
   plus ``boardenvs_rllib.json`` (game, options, mapping, agent -> module, iteration, commit);
-* :func:`evaluate`: the modules as an :class:`agents.base.Policy` against baselines, seats rotated.
+* :func:`evaluate`: the modules as an :class:`boardenvs_agents.base.Policy` against baselines, seats rotated.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from agents.rllib.config import RLlibConfig, module_map
-from agents.rllib.env import TurnBasedMultiAgentEnv
-from agents.rllib.module import MaskedPPOTorchRLModule
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
 from boardenvs.registry import make_game
+from boardenvs_agents.rllib.config import RLlibConfig, module_map
+from boardenvs_agents.rllib.env import TurnBasedMultiAgentEnv
+from boardenvs_agents.rllib.module import MaskedPPOTorchRLModule
 
 #: Name of the metadata file written into every checkpoint directory.
 METADATA_NAME = "boardenvs_rllib.json"
@@ -64,7 +64,7 @@ class BoardEnvCallbacks(RLlibCallback):
 
 
 def env_config(config: RLlibConfig) -> dict[str, Any]:
-    """The ``env_config`` of :class:`~agents.rllib.env.TurnBasedMultiAgentEnv` for ``config``."""
+    """The ``env_config`` of :class:`~boardenvs_agents.rllib.env.TurnBasedMultiAgentEnv` for ``config``."""
     return {
         "game": config.game,
         "game_options": dict(config.game_options),
@@ -117,7 +117,7 @@ def checkpoint_metadata(config: RLlibConfig, iteration: int, **extra: Any) -> di
     """The metadata saved beside an RLlib checkpoint of a run with ``config``."""
     import ray
 
-    from agents.learned import git_commit
+    from boardenvs_agents.learning.models import git_commit
 
     game = make_game(config.game, **config.game_options)
     return {
@@ -179,7 +179,7 @@ def evaluate(
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Win rates of ``policy`` against each opponent spec in every other seat (seats rotated, paired
     seeds, 95% Wilson intervals), as in ``scripts/train.py``."""
-    from agents.training import evaluate_against
+    from boardenvs_agents.learning.training import evaluate_against
 
     return [evaluate_against(game, policy, spec, games, seed, learner_seat) for spec in opponents]
 

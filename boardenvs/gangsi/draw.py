@@ -51,7 +51,7 @@ from boardenvs.gangsi.rules import (
     PH_RESET,
     PH_ROLL,
     GangsiState,
-    _bits,
+    bits,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type hints only
@@ -381,7 +381,7 @@ def _board_marks(
     treasures still needed (a ring in the holder's colour)."""
     maze = state.maze
     for j in range(state.n):
-        for t in _bits(state.revealed[j]):
+        for t in bits(state.revealed[j]):
             x0, y0, x1, y1 = lay.cell_box(maze, maze.treasure_cell[t])
             draw.rounded_rectangle(
                 (x0 + 6, y0 + 6, x1 - 6, y1 - 6), radius=7, outline=HUNTER_COLORS[j], width=3
@@ -389,7 +389,7 @@ def _board_marks(
             _check(draw, x1 - 10, y0 + 10, 7, HUNTER_COLORS[j])
         if kyonshi_view or not sees_hand(j):
             continue
-        for t in _bits(state.hand[j] & ~state.revealed[j]):
+        for t in bits(state.hand[j] & ~state.revealed[j]):
             x0, y0, x1, y1 = lay.cell_box(maze, maze.treasure_cell[t])
             if mine:
                 draw.rounded_rectangle(
@@ -407,7 +407,7 @@ def _possibility_sets(draw: ImageDraw.ImageDraw, lay: Layout, state: GangsiState
     groups: dict[int, list[tuple[str, int]]] = {state.ky: [("K", -1)]}
     corners = ((-1, -1), (1, -1), (-1, 1), (1, 1))
     for j in range(state.n):
-        cells = _bits(state.maybe[j])
+        cells = bits(state.maybe[j])
         if len(cells) == 1:
             groups.setdefault(cells[0], []).append(("H", j))
             continue
@@ -425,7 +425,7 @@ def _move_hints(draw: ImageDraw.ImageDraw, lay: Layout, state: GangsiState) -> N
         return
     maze = state.maze
     color = HUNTER_COLORS[state.acting]
-    for cell in _bits(state.visited):
+    for cell in bits(state.visited):
         if cell != state.pos[state.acting]:
             cx, cy = lay.center(maze, cell)
             draw.rectangle((cx - 6, cy - 6, cx + 6, cy + 6), fill=color, outline=render.INK)
@@ -573,10 +573,10 @@ def _hunter_row(
     for c in range(NUM_COLORS):
         cx = x + c * (CARD_W + CARD_GAP)
         box = (cx, cy, cx + CARD_W, cy + CARD_H)
-        held = _bits(state.hand[j] & COLOR_MASK[c])
+        held = bits(state.hand[j] & COLOR_MASK[c])
         shown = state.revealed[j] & COLOR_MASK[c]
         if shown:
-            sprite = _card_sprite(_bits(shown)[0], True)
+            sprite = _card_sprite(bits(shown)[0], True)
             img.paste(sprite, (cx, cy), sprite)
             _check(draw, cx + CARD_W - 5, cy + 5, 6, color)
         elif sees_hand and held:

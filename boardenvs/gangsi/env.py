@@ -173,7 +173,7 @@ from boardenvs.gangsi.rules import (
     NUM_PHASES,
     GangsiOptions,
     GangsiState,
-    _bits,
+    bits,
 )
 
 SLOTS = 4
@@ -274,7 +274,7 @@ class GangsiGame(Game):
         maze = state.maze
         hot: list[int] = []
         unrevealed_me = state.hand[me] & ~state.revealed[me]
-        hot += [5 * size + maze.treasure_cell[t] for t in _bits(unrevealed_me)]
+        hot += [5 * size + maze.treasure_cell[t] for t in bits(unrevealed_me)]
         hot.append(6 * size + state.ky)
         vec = self._h_vec
         for r in range(n):
@@ -285,15 +285,15 @@ class GangsiGame(Game):
             if state.lives[j] > 0:
                 hot.append(base)
             obs[base + 1] = state.lives[j] / 3.0
-            hot += [base + 2 + t for t in _bits(state.revealed[j])]
+            hot += [base + 2 + t for t in bits(state.revealed[j])]
             if j in mine:
-                hot += [base + 2 + NUM_TREASURES + t for t in _bits(state.hand[j] & ~state.revealed[j])]
+                hot += [base + 2 + NUM_TREASURES + t for t in bits(state.hand[j] & ~state.revealed[j])]
             obs[base + 2 + 2 * NUM_TREASURES] = _popcount(state.revealed[j]) / 5.0
             if state.acting == j:
                 hot.append(base + 3 + 2 * NUM_TREASURES)
         if state.cur >= 0 and state.acting in range(n):
             # A move in progress is seen by every hunter.
-            hot += [11 * size + c for c in _bits(state.visited)]
+            hot += [11 * size + c for c in bits(state.visited)]
             hot.append(12 * size + state.cur)
         at = self._common_tail(state, obs, self._h_tail, hot)
         obs[at : at + NUM_MOVE_FACES] = state.faces
@@ -341,7 +341,7 @@ class GangsiGame(Game):
             if state.lives[j] > 0:
                 hot.append(base)
             obs[base + 1] = state.lives[j] / 3.0
-            hot += [base + 2 + t for t in _bits(state.revealed[j])]
+            hot += [base + 2 + t for t in bits(state.revealed[j])]
             at = base + 2 + NUM_TREASURES
             obs[at] = _popcount(state.revealed[j]) / 5.0
             if state.acting == j:

@@ -153,7 +153,7 @@ class GangsiOptions:
                 raise OptionError(f"maze: {err}") from err
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
     """Indices of the set bits of ``mask``, ascending."""
     out = []
     while mask:
@@ -322,7 +322,7 @@ class GangsiState(State):
         dealt = 0
         for h in self.hand:
             dealt |= h
-        return _bits(COLOR_MASK[color] & ~dealt)
+        return bits(COLOR_MASK[color] & ~dealt)
 
     def sample_chance(self, rng: Any) -> int:
         """Exact fast sampler of the current chance node."""
@@ -761,7 +761,7 @@ class GangsiState(State):
         table = _walk_table(m)[steps]
         dist = m.dist
         ky = self.ky
-        for cell in _bits(cells):
+        for cell in bits(cells):
             near = dist[cell][ky]
             if 0 <= near <= steps:
                 out |= self._walk_ends(cell, steps, 1 << cell)  # the Kyonshi may stand in the way
@@ -844,7 +844,7 @@ class GangsiState(State):
         m = self.maze
         shared = (1 << m.entrance) | (1 << m.coffin)
         living = [j for j in range(self.n) if self.lives[j] > 0]
-        options = {j: _bits(self.maybe[j]) for j in living}
+        options = {j: bits(self.maybe[j]) for j in living}
         for _ in range(200):
             taken = 0
             ok = True
@@ -892,7 +892,7 @@ class GangsiState(State):
             needy = [j for j in sorted(pieces) if not self.revealed[j] & cmask]
             if not needy:
                 continue
-            pool = _bits(cmask & ~known)
+            pool = bits(cmask & ~known)
             for attempt in range(300):
                 picks = list(pool)
                 rng.shuffle(picks)
@@ -1051,7 +1051,7 @@ class GangsiState(State):
             for j in range(self.n):
                 if self.lives[j] > 0:
                     maybe |= self.maybe[j]
-            for at in _bits(maybe & ~((1 << m.entrance) | (1 << m.coffin))):
+            for at in bits(maybe & ~((1 << m.entrance) | (1 << m.coffin))):
                 r, c = divmod(at, m.cols)
                 cell = lines[2 * r + 1]
                 if cell[offset + 3 + 4 * c] == ".":
@@ -1072,17 +1072,17 @@ class GangsiState(State):
             if j in mine:
                 shown = [
                     TREASURE_CODES[t] + ("*" if self.revealed[j] >> t & 1 else "")
-                    for t in _bits(self.hand[j])
+                    for t in bits(self.hand[j])
                 ]
             else:
-                shown = [TREASURE_CODES[t] + "*" for t in _bits(self.revealed[j])]
+                shown = [TREASURE_CODES[t] + "*" for t in bits(self.revealed[j])]
                 unseen = _popcount(self.hand[j] & ~self.revealed[j])
                 if unseen:
                     shown.append(f"+{unseen} hidden")
             if self.pos[j] < 0:
                 where = "out"
             elif hidden_squares and _popcount(self.maybe[j]) == 1:
-                where = f"at {m.cell_name(_bits(self.maybe[j])[0])}"  # pinned down by public information
+                where = f"at {m.cell_name(bits(self.maybe[j])[0])}"  # pinned down by public information
             elif hidden_squares:
                 where = f"at a hidden square ({_popcount(self.maybe[j])} possible)"
             else:

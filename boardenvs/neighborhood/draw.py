@@ -42,7 +42,6 @@ from boardenvs.neighborhood.board import (
 )
 from boardenvs.neighborhood.cards import COLOUR, DECK_NAMES, DECKS, PROGRAMS
 from boardenvs.neighborhood.rules import (
-    _PROG_BASE,
     CELL,
     D_BRANCH,
     D_DIRECTION,
@@ -60,6 +59,7 @@ from boardenvs.neighborhood.rules import (
     MAX_HP,
     OPTION_A,
     PLAYER,
+    PROG_BASE,
     STOP,
     NeighborhoodState,
 )
@@ -530,7 +530,7 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
         ask["lines"] = [f"{who} walks a curved path (L24): step {taken + 1} of up to {total}{stop}."]
         mover = f[op[1]] if op is not None and op[0] == "curve" else decider
         ask["cells"] = [STEP[state.pos[mover]][a - DIR] for a in legal if DIR <= a < DIST]
-        ask["path"] = list(f[_PROG_BASE:]) if f is not None else []
+        ask["path"] = list(f[PROG_BASE:]) if f is not None else []
     elif kind == D_SQUARE:
         what = "where to ride the Subway" if op is not None and op[0] == "teleport" else "the trap's square"
         ask["lines"] = [f"{who} picks {what} (marked)."]

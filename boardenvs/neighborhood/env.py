@@ -149,12 +149,12 @@ from boardenvs.core.game import Game
 from boardenvs.neighborhood.board import NUM_CELLS
 from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
 from boardenvs.neighborhood.rules import (
-    _PROG_BASE,
     F_PROG,
     MAX_HP,
     MAX_PLAYERS,
     NUM_ACTIONS,
     NUM_DECISION_KINDS,
+    PROG_BASE,
     NeighborhoodOptions,
     NeighborhoodState,
 )
@@ -275,7 +275,7 @@ class NeighborhoodGame(Game):
                     idx.append(_ROLES + MAX_PLAYERS * i + (p - player) % n)
                     val.append(1.0)
             top = state.stack[-1]
-            if top[0] == F_PROG and len(top) > _PROG_BASE:
+            if top[0] == F_PROG and len(top) > PROG_BASE:
                 idx.append(_PATH)
                 val.append(min(top[12] / 5.0, 1.0))
         obs = np.zeros(OBS_SIZE, dtype=np.float32)

@@ -113,7 +113,7 @@ F_SETUP, F_TURN, F_DRAW, F_PROG, F_LAND, F_MULTI, F_GROUPS, F_ROLLOFF = range(8)
 # F_MULTI   [kind, inbox, stage, cell, depth, killer, voter, member...]
 # F_GROUPS  [kind, inbox, depth, (cell, count, member...)...]
 # F_ROLLOFF [kind, inbox, low, m, participant_1 .. participant_m, roll...]
-_PROG_BASE = 14  # first index of a PROG frame's path cells
+PROG_BASE = 14  # first index of a PROG frame's path cells
 
 #: L27 (DESIGNED): colours by player count when ``colors`` is not given.
 DEFAULT_COLORS = {3: (0, 1, 3), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
@@ -769,7 +769,7 @@ class NeighborhoodState(State):
         f[3] += 1
         f[11] = 0
         f[12] = f[13] = -1
-        del f[_PROG_BASE:]
+        del f[PROG_BASE:]
 
     # -- card effects -----------------------------------------------------------------------------
     def _op_hp(self, f: list[int], op: tuple) -> bool:
@@ -932,7 +932,7 @@ class NeighborhoodState(State):
         done = f[12] >= steps
         if not done:
             cur = self.pos[mover]
-            visited = f[_PROG_BASE:]
+            visited = f[PROG_BASE:]
             actions = [DIR + d for d in range(8) if STEP[cur][d] >= 0 and STEP[cur][d] not in visited]
             if not actions:
                 done = True

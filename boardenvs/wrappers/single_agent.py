@@ -1,7 +1,8 @@
 """A single-agent Gymnasium view of any boardenvs game, for Stable-Baselines3 and friends.
 
 One learner seat per episode; every other seat is played inside :meth:`SingleAgentEnv.step` by
-opponent policies (objects with ``act(state) -> action``, e.g. :class:`agents.base.Policy`), and chance
+opponent policies (objects with ``act(state) -> action``, e.g. :class:`boardenvs_agents.base.Policy`),
+and chance
 is sampled with the env's own generator. The learner's seat is drawn by that generator at every reset
 (or fixed with ``learner_seat``), so one network learns every seat; the reward is the learner's return
 at the end of the game. The legal-action mask comes from :meth:`SingleAgentEnv.action_masks` (the
@@ -32,10 +33,10 @@ OpponentSampler = Callable[[np.random.Generator, Sequence[int]], Sequence[Any]]
 
 
 def _resolve(spec: Any, game: Game) -> Any:
-    """A policy object from a spec string (via :func:`agents.make_policy`) or the object itself."""
+    """A policy object from a spec string (via :func:`boardenvs_agents.make_policy`) or the object itself."""
     if isinstance(spec, str):
         try:
-            from agents.registry import make_policy
+            from boardenvs_agents.registry import make_policy
         except ImportError as err:  # pragma: no cover - agents ships with boardenvs
             raise ImportError("opponent specs given as strings need the 'agents' package") from err
         return make_policy(spec, game.name, game_options=options_to_dict(game.options))

@@ -18,7 +18,11 @@ from pathlib import Path
 import pytest
 from core.toy_game import PASS, TAKE, ToyGame
 
-from agents.arena import (
+from boardenvs import make_game
+from boardenvs.core.options import OptionError
+from boardenvs_agents.arena.match import GameResult, play_game
+from boardenvs_agents.arena.report import agent_stats, fmt_rate, rate, ratings_table, results_table
+from boardenvs_agents.arena.runner import (
     Arena,
     Matchup,
     ResultsFile,
@@ -28,12 +32,8 @@ from agents.arena import (
     seatings,
     williams_rows,
 )
-from agents.base import Policy, RandomPolicy
-from agents.match import GameResult, play_game
-from agents.registry import make_policy
-from agents.report import agent_stats, fmt_rate, rate, ratings_table, results_table
-from boardenvs import make_game
-from boardenvs.core.options import OptionError
+from boardenvs_agents.base import Policy, RandomPolicy
+from boardenvs_agents.registry import make_policy
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -261,8 +261,8 @@ def test_bad_agents_and_matchups_are_refused():
 # -- the results file: resume, kill, mismatches -------------------------------------------------------
 KILL_SCRIPT = """
 import sys, time
-from agents.arena import Arena, Matchup
-from agents.base import RandomPolicy
+from boardenvs_agents.arena.runner import Arena, Matchup
+from boardenvs_agents.base import RandomPolicy
 from boardenvs import make_game
 
 class SlowRandom(RandomPolicy):

@@ -12,16 +12,16 @@ import agent_helpers
 import numpy as np
 import pytest
 
-from agents.arena import Arena, Matchup, seatings
-from agents.base import RandomPolicy
-from agents.heuristic.sorry import SorryHeuristic
-from agents.match import play_game, wilson_interval
-from agents.registry import make_policy
-from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import CARD_NAMES, ELEVEN, SEVEN, SORRY
 from boardenvs.sorry.rules import BACKWARD_ACTION, FORWARD_ACTION, PASS, SORRY_ACTION, SWITCH
+from boardenvs_agents.arena.match import play_game, wilson_interval
+from boardenvs_agents.arena.report import agent_stats
+from boardenvs_agents.arena.runner import Arena, Matchup, seatings
+from boardenvs_agents.base import RandomPolicy
+from boardenvs_agents.games.sorry import SorryHeuristic
+from boardenvs_agents.registry import make_policy
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "evaluate.py"

@@ -10,10 +10,6 @@ import agent_helpers
 import numpy as np
 import pytest
 
-from agents.base import RandomPolicy
-from agents.heuristic.gangsi import GangsiHeuristic, hunter_move_distance
-from agents.match import play_game
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.gangsi.board import get_maze
 from boardenvs.gangsi.cards import TREASURE_CODES
@@ -33,6 +29,10 @@ from boardenvs.gangsi.rules import (
     GangsiOptions,
     GangsiState,
 )
+from boardenvs_agents.arena.match import play_game
+from boardenvs_agents.base import RandomPolicy
+from boardenvs_agents.games.gangsi import GangsiHeuristic, hunter_move_distance
+from boardenvs_agents.registry import make_policy
 
 N, E, S, W = range(4)
 ONE, TWO, THREE, FOUR, ARROW, KY = range(6)

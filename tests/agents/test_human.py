@@ -7,11 +7,11 @@ import io
 import numpy as np
 import pytest
 
-from agents.human import HumanPolicy, HumanQuit
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.core.state import CHANCE
 from boardenvs.gangsi.rules import KYONSHI
+from boardenvs_agents.human import HumanPolicy, HumanQuit
+from boardenvs_agents.registry import make_policy
 
 
 def decision_state(name: str, seed: int, min_moves: int = 2, **options):

@@ -8,9 +8,6 @@ from __future__ import annotations
 import agent_helpers
 import pytest
 
-from agents.arena import Arena, Matchup, seatings
-from agents.heuristic.lost_city import LostCityHeuristic
-from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.lost_city.cards import DAMAGE_10, SPECIAL
 from boardenvs.lost_city.rules import (
@@ -23,6 +20,9 @@ from boardenvs.lost_city.rules import (
     LostCityOptions,
     LostCityState,
 )
+from boardenvs_agents.arena.report import agent_stats
+from boardenvs_agents.arena.runner import Arena, Matchup, seatings
+from boardenvs_agents.games.lost_city import LostCityHeuristic
 
 
 def play_logged(n: int, specs: list[str], seed: int, perturb: int | None = None):

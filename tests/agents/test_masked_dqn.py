@@ -11,8 +11,8 @@ import torch as th
 from gymnasium import spaces
 from stable_baselines3 import DQN
 
-import agents.masked_dqn as masked_dqn
-from agents.masked_dqn import MaskedDQN, masked_argmax, masked_max
+import boardenvs_agents.learning.masked_dqn as masked_dqn
+from boardenvs_agents.learning.masked_dqn import MaskedDQN, masked_argmax, masked_max
 
 ILLEGAL, BEST_LEGAL = 0, 2
 BIASES = [10.0, 1.0, 2.0, 0.5]  # action 0 (illegal) has the highest Q-value

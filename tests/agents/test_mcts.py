@@ -7,9 +7,6 @@ import numpy as np
 import pytest
 
 import boardenvs
-from agents.evaluation import leaf_values
-from agents.mcts import MCTSPolicy
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs.gangsi.cards import COLOR_MASK
@@ -21,6 +18,9 @@ from boardenvs.sorry import board as sorry_board
 from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import CARD_NAMES, ELEVEN
 from boardenvs.sorry.rules import FORWARD_ACTION, SWITCH, SorryOptions, SorryState
+from boardenvs_agents.games import leaf_values
+from boardenvs_agents.registry import make_policy
+from boardenvs_agents.search.mcts import MCTSPolicy
 
 GAMES = ["sorry_v0", "gangsi_v0", "lost_city_v0", "neighborhood_v0"]
 #: A cheap search for tests that only need legal, reproducible play.

@@ -9,12 +9,12 @@ from pathlib import Path
 import agent_helpers
 import pytest
 
-from agents.arena import Arena, Matchup, seatings
-from agents.heuristic.neighborhood import NeighborhoodHeuristic
-from agents.report import agent_stats
 from boardenvs import make_game
 from boardenvs.neighborhood.cards import KILLER_DECK
 from boardenvs.neighborhood.rules import D_BRANCH, D_PLAYER, D_VICTIM, OPTION_A, OPTION_B, PLAYER
+from boardenvs_agents.arena.report import agent_stats
+from boardenvs_agents.arena.runner import Arena, Matchup, seatings
+from boardenvs_agents.games.neighborhood import NeighborhoodHeuristic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neighborhood"))
 from neighborhood_helpers import draw_card, move, position  # noqa: E402

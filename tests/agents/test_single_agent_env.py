@@ -9,11 +9,11 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
 import boardenvs  # noqa: F401  (registers the Gymnasium ids)
-from agents.base import RandomPolicy
 from boardenvs.core.game import Game
 from boardenvs.core.state import IllegalActionError
 from boardenvs.sorry.rules import SorryState
 from boardenvs.wrappers import LearnerView, SingleAgentEnv
+from boardenvs_agents.base import RandomPolicy
 
 
 class Recorder(RandomPolicy):

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.config import TrainConfig, load_config
-from agents.learned import LearnedPolicy, load_model, read_metadata, save_model
-from agents.match import play_game
-from agents.registry import make_policy
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
+from boardenvs_agents.arena.match import play_game
+from boardenvs_agents.learning.config import TrainConfig, load_config
+from boardenvs_agents.learning.models import LearnedPolicy, load_model, read_metadata, save_model
+from boardenvs_agents.registry import make_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
@@ -100,7 +100,7 @@ def test_command_line_overrides_any_key(tmp_path):
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     """A MaskablePPO model trained for a few hundred steps on 2-player Sorry!, saved with metadata."""
-    from agents.training import final_metadata, make_vec_env
+    from boardenvs_agents.learning.training import final_metadata, make_vec_env
 
     config = load_config(None, ["game_options.num_players=2", "hyperparameters.n_steps=128", "n_envs=1"])
     from sb3_contrib import MaskablePPO

@@ -14,7 +14,7 @@ from boardenvs import gangsi_v0
 from boardenvs.gangsi.cards import COLOR_MASK
 from boardenvs.gangsi.draw import example_state, image_size, save_example
 from boardenvs.gangsi.env import GangsiGame
-from boardenvs.gangsi.rules import KYONSHI, PH_CHOOSE, PH_DIR, PH_KY_MOVE, GangsiState, _bits
+from boardenvs.gangsi.rules import KYONSHI, PH_CHOOSE, PH_DIR, PH_KY_MOVE, GangsiState, bits
 
 OPTION_SETS = ({}, {"num_hunters": 2}, {"num_players": 2}, {"num_hunters": 3, "hunter_turns": True})
 
@@ -179,7 +179,7 @@ def test_kyonshi_view_ignores_hidden_fields_edited_by_hand():
     j = next(j for j in range(state.n) if state.lives[j] > 0 and bin(state.maybe[j]).count("1") > 1)
     k = next(k for k in range(state.n) if k != j and state.lives[k] > 0)
     data = swap_hidden_cards(state, j, k)
-    data["pos"][j] = next(c for c in _bits(state.maybe[j]) if c != state.pos[j] and c not in state.pos)
+    data["pos"][j] = next(c for c in bits(state.maybe[j]) if c != state.pos[j] and c not in state.pos)
     data["faces"] = [0, 0, 0, 0, sum(state.faces)]
     data["excluded"] = [0] * state.n
     edited = game.state_from_dict(data)

@@ -39,7 +39,7 @@ from boardenvs.gangsi.rules import (
     PH_DIR,
     GangsiOptions,
     GangsiState,
-    _bits,
+    bits,
 )
 
 CONFIGS = [
@@ -282,7 +282,7 @@ def hide_variant(state: GangsiState, rng: np.random.Generator, keep_hand_of: set
             known |= v.hand[j]
     for cmask in COLOR_MASK:
         needy = [j for j in range(v.n) if j not in keep_hand_of and not v.revealed[j] & cmask]
-        pool = _bits(cmask & ~known)
+        pool = bits(cmask & ~known)
         picks = rng.permutation(pool)[: len(needy)]
         for j, card in zip(needy, picks, strict=True):
             v.hand[j] = (v.hand[j] & ~cmask) | 1 << int(card)

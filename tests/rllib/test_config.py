@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.rllib.config import load_rllib_config, module_map, role_of
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
+from boardenvs_agents.rllib.config import load_rllib_config, module_map, role_of
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents.rllib.env import TurnBasedMultiAgentEnv
 from boardenvs.core.state import IllegalActionError
+from boardenvs_agents.rllib.env import TurnBasedMultiAgentEnv
 
 
 def play(env, rng, episodes=1):

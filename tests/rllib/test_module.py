@@ -6,8 +6,8 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.models.torch.torch_distributions import TorchCategorical
 
-from agents.rllib.env import TurnBasedMultiAgentEnv
-from agents.rllib.module import MaskedPPOTorchRLModule, mask_logits
+from boardenvs_agents.rllib.env import TurnBasedMultiAgentEnv
+from boardenvs_agents.rllib.module import MaskedPPOTorchRLModule, mask_logits
 
 
 def make_module(agent="hunter_0", seed=0):

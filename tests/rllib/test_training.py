@@ -12,19 +12,19 @@ import numpy as np
 import pytest
 import ray
 
-from agents.match import play_game
-from agents.registry import make_policy
-from agents.rllib.config import load_rllib_config
-from agents.rllib.module import MaskedPPOTorchRLModule
-from agents.rllib.policy import RLlibPolicy, load_rllib_policy
-from agents.rllib.training import (
+from boardenvs import make_game
+from boardenvs.core.state import IllegalActionError
+from boardenvs_agents.arena.match import play_game
+from boardenvs_agents.registry import make_policy
+from boardenvs_agents.rllib.config import load_rllib_config
+from boardenvs_agents.rllib.module import MaskedPPOTorchRLModule
+from boardenvs_agents.rllib.policy import RLlibPolicy, load_rllib_policy
+from boardenvs_agents.rllib.training import (
     build_ppo_config,
     checkpoint_metadata,
     measure_sampling,
     save_checkpoint,
 )
-from boardenvs import make_game
-from boardenvs.core.state import IllegalActionError
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [

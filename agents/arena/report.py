@@ -1,10 +1,11 @@
-"""Statistics, ratings, tables and plots of arena results (:mod:`agents.arena`).
+"""Statistics, ratings, tables and plots of arena results (:mod:`boardenvs_agents.arena.runner`).
 
 * :func:`agent_stats`: an agent's games, wins, win rate with its 95% Wilson interval, the win rate
   from each seat, the even share (what equally strong players would win), mean return, mean game
   length, games without a winner and truncated games.
 * :func:`rate`: an OpenSkill (Plackett-Luce) rating of every agent, mu and sigma, from the games in the
-  order given (:func:`agents.arena.schedule`'s fixed order, so a rerun or a parallel run rates alike).
+  order given (:func:`boardenvs_agents.arena.runner.schedule`'s fixed order, so a rerun or a parallel run
+  rates alike).
 * Markdown tables, a CSV of every game, a JSON summary, and PNG plots (win rates with error bars;
   learning curves from training ``eval.csv`` logs). matplotlib and openskill are imported only here,
   when used.
@@ -18,8 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.arena import Matchup
-from agents.match import GameResult, wilson_interval
+from boardenvs_agents.arena.match import GameResult, wilson_interval
+from boardenvs_agents.arena.runner import Matchup
 
 
 # -- statistics -------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_policy
 from boardenvs.registry import make_game
+from boardenvs_agents.registry import make_policy
 
 
 class OpponentPool:
@@ -58,7 +58,7 @@ class OpponentPool:
 
     def add_snapshot(self, path: str | Path) -> int:
         """Load a frozen copy of the learner from ``path``; returns the number of snapshots kept."""
-        from agents.learned import LearnedPolicy
+        from boardenvs_agents.learning.models import LearnedPolicy
 
         game = make_game(self.game_name, **self.game_options)
         self._snapshots.append(LearnedPolicy.from_file(path, game, name="self"))

@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import State
 from boardenvs.wrappers.single_agent import LearnerView
+from boardenvs_agents.base import Policy
 
 METADATA_NAME = "boardenvs.json"
-MODELS_DIR = Path(__file__).resolve().parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 def algorithm_class(algo: str) -> type:
@@ -38,7 +38,7 @@ def algorithm_class(algo: str) -> type:
 
         return MaskablePPO
     if algo == "dqn":
-        from agents.masked_dqn import MaskedDQN
+        from boardenvs_agents.learning.masked_dqn import MaskedDQN
 
         return MaskedDQN
     raise ValueError(f"unknown algorithm {algo!r}; known: 'ppo', 'dqn'")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.base import Policy
 from boardenvs.core.state import State
 from boardenvs.sorry import board
 from boardenvs.sorry.board import HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
 from boardenvs.sorry.cards import BACKWARD, CARD_COUNTS, DECK_SIZE, FORWARD, SEVEN
 from boardenvs.sorry.rules import PAWNS, SorryState
+from boardenvs_agents.base import Policy
 
 #: Probability of drawing each card kind from a full deck (S1).
 CARD_PROB = tuple(c / DECK_SIZE for c in CARD_COUNTS)
@@ -217,3 +217,30 @@ class SorryHeuristic(Policy):
             f"SorryHeuristic(opp_weight={self.opp_weight}, leader_weight={self.leader_weight}, "
             f"danger_weight={self.danger_weight}, safe_bonus={self.safe_bonus}, home_bonus={self.home_bonus})"
         )
+
+
+# -- leaf value for search ------------------------------------------------------------------------
+@lru_cache(maxsize=16)
+def _sorry_progress(color: int, exit_count: int) -> tuple[float, ...]:
+    """Progress fraction of a pawn of ``color`` at every position (track, safety, Home, Start)."""
+    from boardenvs.sorry import board
+    from boardenvs.sorry.board import HOME, START, TRACK_LEN
+
+    entry = board.safety_entry(color)
+    to_home = [(entry - t) % TRACK_LEN + board.SAFE_LEN + 1 for t in range(TRACK_LEN)]
+    to_home += [HOME - p for p in range(TRACK_LEN, HOME + 1)]
+    to_home.append(to_home[board.start_exit(color)] + exit_count)
+    full = to_home[START]
+    return tuple((full - s) / full for s in to_home)
+
+
+def progress(state: State) -> list[float]:
+    """Every player's pawn progress from Start to Home, in ``[0, 1]`` (S2-S5), for search leaves."""
+    from boardenvs.sorry.rules import PAWNS
+
+    exit_count = state.options.start_count_exit_as
+    out = []
+    for p, color in enumerate(state.colors):
+        table = _sorry_progress(color, exit_count)
+        out.append(sum(table[at] for at in state.pos[PAWNS * p : PAWNS * p + PAWNS]) / PAWNS)
+    return out

@@ -5,7 +5,6 @@ Rule ids (T1-T40) refer to ``shared/rules/lost_city.md`` and :mod:`boardenvs.los
 
 from __future__ import annotations
 
-from agents.base import Policy
 from boardenvs.core.state import State
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
@@ -25,6 +24,7 @@ from boardenvs.lost_city.rules import (
     PLAY_HEALTH,
     LostCityState,
 )
+from boardenvs_agents.base import Policy
 
 #: Expected damage of a basic attack: P(hit) 1/2 times the mean roll 3.5 x 10 (4.1 Attack).
 BASIC_EXPECTED = 17.5
@@ -246,3 +246,13 @@ class LostCityHeuristic(Policy):
             f"LostCityHeuristic(attack_weight={self.attack_weight}, danger_weight={self.danger_weight}, "
             f"approach_weight={self.approach_weight}, melee_danger={self.melee_danger})"
         )
+
+
+# -- leaf value for search ------------------------------------------------------------------------
+def progress(state: State) -> list[float]:
+    """Every player's HP over its character's starting HP (T26), for search leaves."""
+    from boardenvs.lost_city.characters import MAX_HP
+
+    if len(state.char) < state.n:
+        return [1.0] * state.n  # characters not drawn yet
+    return [state.hp[p] / MAX_HP[state.char[p]] for p in range(state.n)]

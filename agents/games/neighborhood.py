@@ -5,10 +5,10 @@ Rule ids (L1-L40) refer to ``shared/rules/neighborhood.md`` and :mod:`boardenvs.
 
 from __future__ import annotations
 
-from agents.base import Policy
 from boardenvs.core.state import CHANCE, State
 from boardenvs.neighborhood.board import CHEB
 from boardenvs.neighborhood.rules import CH_MOVE, NeighborhoodState
+from boardenvs_agents.base import Policy
 
 
 class NeighborhoodHeuristic(Policy):
@@ -127,3 +127,11 @@ class NeighborhoodHeuristic(Policy):
             f"leader_weight={self.leader_weight}, low_hp={self.low_hp}, low_weight={self.low_weight}, "
             f"crowd_weight={self.crowd_weight})"
         )
+
+
+# -- leaf value for search ------------------------------------------------------------------------
+def progress(state: State) -> list[float]:
+    """Every player's HP over 10 (L21), 0 when out, for search leaves."""
+    from boardenvs.neighborhood.rules import MAX_HP
+
+    return [state.hp[p] / MAX_HP if state.alive[p] else 0.0 for p in range(state.n)]

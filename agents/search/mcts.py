@@ -34,7 +34,7 @@ How one decision is searched (``MCTSPolicy.act``):
    ``max_rounds``, Lost City and Neighborhood their round caps) or for at most ``depth`` decisions.
    A rollout cut off by ``depth`` scores ``state.returns()`` there (``leaf="returns"``: 0, a draw, for
    every player still in, the final -1 of players already out) or the game's progress measure
-   (``leaf="eval"``, :mod:`agents.evaluation`). Random rollouts to the end are the default, as the
+   (``leaf="eval"``, :mod:`boardenvs_agents.games`). Random rollouts to the end are the default, as the
    one setting that needs nothing game-specific; but a random Sorry! game runs about 200 decisions and
    a Gangsi one several hundred, so ``depth=10,leaf="eval"`` is 10-20 times faster (and is what the
    README's strength table measures).
@@ -57,9 +57,9 @@ import math
 import time
 from typing import Any
 
-from agents.base import Policy
-from agents.evaluation import leaf_values
 from boardenvs.core.state import CHANCE, TERMINAL, State
+from boardenvs_agents.base import Policy
+from boardenvs_agents.games import leaf_values
 
 #: Children keys are ``action * _KEY + slot``, ``slot`` = 0 for a chance outcome, ``1 + player`` else.
 _KEY = 16
@@ -91,7 +91,7 @@ class MCTSPolicy(Policy):
         depth: at most this many rollout decisions (``None``: to the end of the game).
         leaf: the value of a rollout cut off by ``depth``: ``"returns"``, ``state.returns()`` at the cut
             (0, a draw, for every player still in), or ``"eval"``, the game's progress measure
-            (:func:`agents.evaluation.leaf_values`: pawn progress, HP, treasures or tokens).
+            (:func:`boardenvs_agents.games.leaf_values`: pawn progress, HP, treasures or tokens).
 
     Raises:
         ValueError: for a budget, constant or depth out of range, or an unknown rollout.
@@ -277,7 +277,7 @@ class MCTSPolicy(Policy):
         game = state.game_name
         policy = self._rollout_policies.get(game)
         if policy is None:
-            from agents.registry import make_policy
+            from boardenvs_agents.registry import make_policy
 
             policy = make_policy(self.rollout, game)
             policy.rng = self.rng

@@ -1,7 +1,7 @@
 """The pieces of a training run that ``scripts/train.py`` puts together.
 
 * :func:`make_vec_env`: the single-agent view of the game, one learner seat per episode, the other seats
-  from an :class:`~agents.selfplay.OpponentPool`, in one process or several;
+  from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, in one process or several;
 * callbacks for Stable-Baselines3: a progress bar, atomic checkpoints (:class:`CheckpointCallback`),
   self-play snapshots (:class:`SelfPlayCallback`) and evaluation against baselines with seats rotated
   (:class:`EvaluationCallback`);
@@ -23,15 +23,15 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
-from agents.arena import Arena, Matchup, seatings
-from agents.base import Policy
-from agents.config import TrainConfig
-from agents.learned import LearnedPolicy, atomic_write, model_metadata, save_model
-from agents.report import agent_stats
-from agents.selfplay import OpponentPool
 from boardenvs.core.game import Game
 from boardenvs.registry import make_game
 from boardenvs.wrappers.single_agent import LearnerView, SingleAgentEnv
+from boardenvs_agents.arena.report import agent_stats
+from boardenvs_agents.arena.runner import Arena, Matchup, seatings
+from boardenvs_agents.base import Policy
+from boardenvs_agents.learning.config import TrainConfig
+from boardenvs_agents.learning.models import LearnedPolicy, atomic_write, model_metadata, save_model
+from boardenvs_agents.learning.selfplay import OpponentPool
 
 
 class TimedEnv(gymnasium.Wrapper):
@@ -100,7 +100,8 @@ def evaluate_against(
 ) -> dict[str, Any]:
     """Win rate of ``learner`` against ``opponent`` in every other seat, seats rotated, paired seeds.
 
-    An arena matchup (:mod:`agents.arena`), played in this process: the learner in each seat in
+    An arena matchup (:mod:`boardenvs_agents.arena.runner`), played in this process: the learner in each
+    seat in
     turn (only ``learner_seat`` when it is fixed), the opponent in all the others. Returns games,
     wins, the win rate and its 95% Wilson interval, the per-seat record and the mean game length.
     """

@@ -10,7 +10,8 @@ names a lineup of labels, one per seat, and is played as
   neighbours equally often, so no agent always plays just after another);
 * on **paired seeds**: every seating plays the same seeds ``seed .. seed + num_seeds - 1``, and every
   matchup of a run uses the same seeds too. A game is a function of ``(seed, seating)`` alone
-  (:func:`agents.match.play_game`: chance comes from the seed, each policy is reset per game with a
+  (:func:`boardenvs_agents.arena.match.play_game`: chance comes from the seed, each policy is reset per
+  game with a
   seed derived from the game's seed and its seat), so every seating sees the same dice and decks, and
   a parallel run gives exactly the results of a serial one.
 
@@ -30,7 +31,8 @@ this process.
 >>> [r.seating.index("heuristic") for r in arena.run([matchup])]
 [0, 1, 2, 0, 1, 2]
 
-Statistics, ratings and tables of the results are in :mod:`agents.report`; ``scripts/evaluate.py``
+Statistics, ratings and tables of the results are in :mod:`boardenvs_agents.arena.report`;
+``scripts/evaluate.py``
 and ``scripts/league.py`` are the command lines.
 """
 
@@ -49,11 +51,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.base import Policy
-from agents.match import GameResult, play_game
-from agents.registry import make_policy, parse_spec
 from boardenvs.core.game import Game
 from boardenvs.core.options import OptionError, make_options, options_to_dict
+from boardenvs_agents.arena.match import GameResult, play_game
+from boardenvs_agents.base import Policy
+from boardenvs_agents.registry import make_policy, parse_spec
 
 #: At most this many seatings per matchup are played as all permutations; more are sampled.
 DEFAULT_MAX_SEATINGS = 24
@@ -599,7 +601,7 @@ def load_config(
     Raises:
         OptionError: naming the file and the key.
     """
-    from agents.config import read_config
+    from boardenvs_agents.config import read_config
 
     raw, where = read_config(path)
     raw.update(overrides or {})

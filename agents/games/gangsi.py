@@ -20,7 +20,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.base import Policy
 from boardenvs.core.state import State
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import NUM_HUNTER_DICE
@@ -37,8 +36,9 @@ from boardenvs.gangsi.rules import (
     STEP,
     STOP,
     GangsiState,
-    _bits,
+    bits,
 )
+from boardenvs_agents.base import Policy
 
 #: How far ahead (steps) the Kyonshi plans a path; longer moves follow the pull term.
 KYONSHI_DEPTH = 5
@@ -145,7 +145,7 @@ class GangsiHeuristic(Policy):
         """How good it is for the acting piece to end its move on ``cell``."""
         piece = state.acting
         maze = state.maze
-        needed = _bits(state.hand[piece] & ~state.revealed[piece])
+        needed = bits(state.hand[piece] & ~state.revealed[piece])
         moves = hunter_move_distance(maze, state.options.hunter_turns)
         value = 0.0
         t_here = maze.treasure_at[cell]
@@ -208,7 +208,7 @@ class GangsiHeuristic(Policy):
         maze = state.maze
         mass = np.zeros(maze.size)
         for j in range(state.n):
-            cells = _bits(state.maybe[j]) if state.lives[j] > 0 else []
+            cells = bits(state.maybe[j]) if state.lives[j] > 0 else []
             cells = [c for c in cells if maze.enterable[c]]
             if cells:
                 mass[cells] += 1.0 / len(cells)
@@ -238,3 +238,33 @@ class GangsiHeuristic(Policy):
 
 
 __all__ = ["GangsiHeuristic", "hunter_move_distance", "proximity_kernel"]
+
+
+# -- leaf value for search ------------------------------------------------------------------------
+def progress(state: State) -> list[float]:
+    """Every seat's progress in ``[0, 1]``: the Kyonshi's tokens and time played (K26), a hunter's
+    treasures (K20)."""
+    from boardenvs.gangsi.cards import HAND_SIZE
+    from boardenvs.gangsi.rules import bits
+
+    num = state.options.num_players
+    maze = state.maze
+    moves = hunter_move_distance(maze, state.options.hunter_turns)
+    time_share = state.round / state.options.max_rounds
+    tokens = min(1.0, state.tokens / state.threshold)
+    out = [1.0 - (1.0 - tokens) * (1.0 - time_share)]
+    for p in range(1, num):
+        best = 0.0
+        for piece in state.pieces_of(p):
+            if state.lives[piece] == 0:
+                continue
+            revealed = bin(state.revealed[piece]).count("1")
+            missing = state.hand[piece] & ~state.revealed[piece]
+            near = min(
+                (moves[state.pos[piece]][maze.treasure_cell[t]] for t in bits(missing)),
+                default=0,
+            )
+            # Half a treasure for standing next to the next one, less the more hunter moves away (K10-K12).
+            best = max(best, (revealed + 0.5 / (1 + near)) / HAND_SIZE)
+        out.append(best)
+    return out

@@ -3,11 +3,12 @@
 One game is fully determined by its seed and its seating: chance (card draws, dice, a random first
 player) is sampled with a generator derived from the seed alone, and every seat's policy is reset with
 its own seed derived from it. Playing one seed once per seating (*paired* seeds, as
-:mod:`agents.arena` does) therefore gives every seating the same chance stream; in Sorry! the card
+:mod:`boardenvs_agents.arena.runner` does) therefore gives every seating the same chance stream; in
+Sorry! the card
 sequence does not depend on the moves, so each seating is dealt exactly the same cards.
 
 >>> from boardenvs import make_game
->>> from agents import make_policy
+>>> from boardenvs_agents import make_policy
 >>> game = make_game("sorry_v0", num_players=2)
 >>> policies = [make_policy("heuristic", "sorry_v0"), make_policy("random", "sorry_v0")]
 >>> result = play_game(game, policies, seed=0)
@@ -22,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE
+from boardenvs_agents.base import Policy
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,10 @@
+"""Matches between agents: one game (:mod:`.match`), the arena of seat permutations on paired seeds
+(:mod:`.runner`), and reports with intervals, ratings and plots (:mod:`.report`)."""
+
+from boardenvs_agents.arena.match import GameResult, play_game, wilson_interval
+from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config, seatings
+
+__all__ = [
+    "Arena", "ArenaConfig", "GameResult", "Matchup",
+    "load_config", "play_game", "seatings", "wilson_interval",
+]

@@ -1,1 +1,0 @@
-"""Hand-written policies, one module per game."""

@@ -1,0 +1,11 @@
+"""Learned agents: training configs, the training loop, self-play, masked DQN, and saved models as agents.
+
+* :mod:`.config`: :class:`~.config.TrainConfig` and its checks (``configs/<game>/<algo>.yaml``).
+* :mod:`.training`: vectorised envs, callbacks (checkpoints, self-play snapshots, evaluation).
+* :mod:`.selfplay`: the opponent pool (fixed agents and frozen snapshots of the learner).
+* :mod:`.masked_dqn`: DQN whose exploration, greedy choice and targets respect the action mask.
+* :mod:`.models`: saving and checked loading of SB3 models, and :class:`~.models.LearnedPolicy`.
+
+Everything here needs the ``train`` extra (torch, Stable-Baselines3, sb3-contrib); nothing is imported
+until asked for.
+"""
