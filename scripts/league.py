@@ -32,13 +32,9 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmark.py, beside this script
-
-from benchmark import aec_random_play  # noqa: E402
-
-import boardenvs  # noqa: E402
-from boardenvs_agents.arena.match import GameResult  # noqa: E402
-from boardenvs_agents.arena.report import (  # noqa: E402
+import boardenvs
+from boardenvs_agents.arena.match import GameResult
+from boardenvs_agents.arena.report import (
     AgentStats,
     agent_stats,
     fmt_rate,
@@ -52,9 +48,11 @@ from boardenvs_agents.arena.report import (  # noqa: E402
     summary,
     write_games_csv,
 )
-from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config  # noqa: E402
+from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config
+from boardenvs_agents.scripts.benchmark import aec_random_play
 
-REPO = Path(__file__).resolve().parents[1]
+#: The checkout the league's pages are written into (run it from there).
+REPO = Path.cwd()
 START, END = "<!-- league:start -->", "<!-- league:end -->"
 
 

@@ -120,11 +120,8 @@ def test_a_bad_command_line_exits_2_with_a_message(args, message):
 
 
 def test_split_specs_keeps_options_with_their_spec():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import play as play_script
-    finally:
-        sys.path.pop(0)
+    from boardenvs_agents.scripts import play as play_script
+
     assert play_script.split_specs(["ppo:sorry_v0,deterministic=false,heuristic:depth=1,random"]) == [
         "ppo:sorry_v0,deterministic=false",
         "heuristic:depth=1",
