@@ -5,7 +5,7 @@ Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 
 Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
-(``agents/mcts.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
+(``agents/search/mcts.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ def _random(game_name: str, seed: int | None, game_options: dict[str, Any], **kw
     return RandomPolicy(seed=seed)
 
 
+#: Modules of the ``train`` extra that loading a learned agent imports.
+TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
+
+
 def _learned(algo: str) -> Callable[..., Policy]:
     def make(
         game_name: str,
@@ -50,9 +54,19 @@ def _learned(algo: str) -> Callable[..., Policy]:
         # Without options from the caller, the model plays the options it was trained with.
         options = game_options if game_options is not None else read_metadata(path)["options"]
         game = make_game(game_name, **options)
-        return LearnedPolicy.from_file(
-            path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
-        )
+        try:
+            return LearnedPolicy.from_file(
+                path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
+            )
+        except ModuleNotFoundError as err:
+            if (err.name or "").partition(".")[0] not in TRAIN_MODULES:
+                raise
+            raise ImportError(
+                f"agent '{algo}:{model}' is a Stable-Baselines3 model and needs the train extra "
+                f'(torch, stable-baselines3, sb3-contrib): pip install "boardenvs[train]" '
+                f"(missing module: {err.name})",
+                name=err.name,
+            ) from err
 
     return make
 
@@ -76,6 +90,21 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "dqn": _learned("dqn"),
     "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),
 }
+
+
+def resolve_opponent(spec: str, game_name: str, game_options: dict[str, Any]) -> Policy | None:
+    """The opponent provider published under the ``boardenvs.opponents`` entry point (pyproject.toml).
+
+    ``boardenvs.wrappers.SingleAgentEnv`` (and so ``gymnasium.make("boardenvs/Sorry-v0",
+    opponents="heuristic")``) calls it for every spec string other than its built-in ``"random"``:
+    the policy :func:`make_policy` builds for the game's options, or ``None`` for a spec whose name is
+    not one of :func:`policy_names` (another installed provider may know it). The env reseeds the
+    policy at every reset.
+    """
+    name, _ = parse_spec(spec)
+    if name not in _FACTORIES:
+        return None
+    return make_policy(spec, game_name, game_options=game_options)
 
 
 def policy_names() -> list[str]:

@@ -6,7 +6,13 @@
 
 The single-agent Gymnasium view (one learner seat, opponents inside ``step()``) is registered too:
 
+>>> gymnasium.make("boardenvs/Sorry-v0", num_players=2)  # "random" opponents, built in
 >>> gymnasium.make("boardenvs/Sorry-v0", opponents="heuristic", num_players=2)
+>>> gymnasium.make("boardenvs:boardenvs/Sorry-v0")  # imports boardenvs first (SubprocVecEnv children)
+
+Spec strings other than ``"random"`` come from an installed opponent provider (the agents package that
+ships with boardenvs publishes one): see :mod:`boardenvs.wrappers.single_agent`. boardenvs itself never
+imports the agents package.
 """
 
 from boardenvs.registry import env_names, make, make_game, register_gymnasium

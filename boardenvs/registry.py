@@ -33,7 +33,12 @@ GYM_IDS: dict[str, str] = {
 
 
 def register_gymnasium() -> None:
-    """Register every game's single-agent view with Gymnasium (done when ``boardenvs`` is imported)."""
+    """Register every game's single-agent view with Gymnasium (done when ``boardenvs`` is imported).
+
+    A process that has not imported boardenvs (a ``SubprocVecEnv`` child started from a notebook or
+    ``python -c``) finds the ids through ``gymnasium.make("boardenvs:boardenvs/Sorry-v0")``, which
+    imports the module named before the colon first.
+    """
     import gymnasium
 
     for name, gym_id in GYM_IDS.items():

@@ -1,11 +1,13 @@
 """Learned agents: training configs, the training loop, self-play, masked DQN, and saved models as agents.
 
 * :mod:`.config`: :class:`~.config.TrainConfig` and its checks (``configs/<game>/<algo>.yaml``).
+* :mod:`.envs`: :func:`~.envs.make_single_agent_env`, the single-agent Gymnasium view with opponents by
+  agent spec (what training builds its envs with).
 * :mod:`.training`: vectorised envs, callbacks (checkpoints, self-play snapshots, evaluation).
 * :mod:`.selfplay`: the opponent pool (fixed agents and frozen snapshots of the learner).
 * :mod:`.masked_dqn`: DQN whose exploration, greedy choice and targets respect the action mask.
 * :mod:`.models`: saving and checked loading of SB3 models, and :class:`~.models.LearnedPolicy`.
 
-Everything here needs the ``train`` extra (torch, Stable-Baselines3, sb3-contrib); nothing is imported
-until asked for.
+Everything here but :mod:`.envs` needs the ``train`` extra (torch, Stable-Baselines3, sb3-contrib);
+nothing is imported until asked for.
 """

@@ -1,7 +1,8 @@
 """The pieces of a training run that ``scripts/train.py`` puts together.
 
-* :func:`make_vec_env`: the single-agent view of the game, one learner seat per episode, the other seats
-  from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, in one process or several;
+* :func:`make_vec_env`: the single-agent view of the game
+  (:func:`~boardenvs_agents.learning.envs.make_single_agent_env`), one learner seat per episode, the other
+  seats from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, in one process or several;
 * callbacks for Stable-Baselines3: a progress bar, atomic checkpoints (:class:`CheckpointCallback`),
   self-play snapshots (:class:`SelfPlayCallback`) and evaluation against baselines with seats rotated
   (:class:`EvaluationCallback`);
@@ -25,11 +26,12 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from boardenvs.core.game import Game
 from boardenvs.registry import make_game
-from boardenvs.wrappers.single_agent import LearnerView, SingleAgentEnv
+from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.arena.report import agent_stats
 from boardenvs_agents.arena.runner import Arena, Matchup, seatings
 from boardenvs_agents.base import Policy
 from boardenvs_agents.learning.config import TrainConfig
+from boardenvs_agents.learning.envs import make_single_agent_env
 from boardenvs_agents.learning.models import LearnedPolicy, atomic_write, model_metadata, save_model
 from boardenvs_agents.learning.selfplay import OpponentPool
 
@@ -66,10 +68,16 @@ class TimedEnv(gymnasium.Wrapper):
 
 def _env_factory(config: TrainConfig) -> Callable[[], gymnasium.Env]:
     def make() -> gymnasium.Env:
-        game = make_game(config.game, **config.game_options)
         pool = OpponentPool(config.game, config.opponents, config.selfplay.max_snapshots, config.game_options)
-        env = SingleAgentEnv(
-            game, opponents=pool, learner_seat=config.learner_seat, mask_in_observation=config.algo == "dqn"
+        # The masks keep every action the learner takes legal: one that is not is a bug to stop on, not a
+        # lost game to learn from, so training asks for "raise" (the env's default is "lose").
+        env = make_single_agent_env(
+            config.game,
+            opponents=pool,
+            learner_seat=config.learner_seat,
+            mask_in_observation=config.algo == "dqn",
+            illegal_action="raise",
+            **config.game_options,
         )
         return TimedEnv(Monitor(env))
 

@@ -1,29 +1,52 @@
 """A single-agent Gymnasium view of any boardenvs game, for Stable-Baselines3 and friends.
 
 One learner seat per episode; every other seat is played inside :meth:`SingleAgentEnv.step` by
-opponent policies (objects with ``act(state) -> action``, e.g. :class:`boardenvs_agents.base.Policy`),
-and chance
-is sampled with the env's own generator. The learner's seat is drawn by that generator at every reset
-(or fixed with ``learner_seat``), so one network learns every seat; the reward is the learner's return
-at the end of the game. The legal-action mask comes from :meth:`SingleAgentEnv.action_masks` (the
-method sb3-contrib's MaskablePPO looks for, valid right after ``reset``), or, with
-``mask_in_observation=True``, inside a ``Dict`` observation (for value-based methods that must mask
-the target's max over next actions).
+opponents, and chance is sampled with the env's own generator. The learner's seat is drawn by that
+generator at every reset (or fixed with ``learner_seat``), so one network learns every seat; the reward
+is the learner's return at the end of the game. The legal-action mask comes from
+:meth:`SingleAgentEnv.action_masks` (the method sb3-contrib's MaskablePPO looks for, valid right after
+``reset``), or, with ``mask_in_observation=True``, inside a ``Dict`` observation (for value-based
+methods that must mask the target's max over next actions). Through ``gymnasium.make`` the env is
+wrapped, and Gymnasium 1.x wrappers do not forward other methods: call
+``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``.
 
 This view does not mix the opponents' moves into the learner's trajectory (the pitfall of
 PettingZoo's SB3 tutorial): the learner only ever sees its own decisions. A game that ends before the
 learner's first decision (possible where turns without a choice are common) is dealt again at reset.
+
+**Opponents.** ``opponents`` is one of, for every other seat alike or as a list with one per other
+seat (in seat order, the learner's seat skipped):
+
+* a policy: any object with ``act(state) -> action`` reading the rules state (the agents package's
+  ``Policy`` classes, or your own); if it has ``reset(seed=...)``, the env calls it at every reset with
+  a seed drawn from its own generator, so episodes are reproducible from ``reset(seed=...)``;
+* ``"random"``, built in (:class:`RandomOpponent`: uniform over the legal actions, its generator
+  reseeded that way), so ``gymnasium.make("boardenvs/Sorry-v0")`` needs nothing beyond boardenvs;
+* any other spec string (``"heuristic"``, ``"mcts:sims=50"``, ``"ppo:sorry_v0"``), handed to an
+  *opponent provider*: a function published by an installed package under the entry-point group
+  ``boardenvs.opponents`` (:data:`OPPONENT_PROVIDERS`), called as
+  ``provider(spec, game_name, game_options)`` and returning a policy, or ``None`` when the spec's name
+  is not one of its own. boardenvs never imports a provider by name: it finds them with
+  :func:`importlib.metadata.entry_points` (as pytest finds its plugins), and only when a spec string
+  other than ``"random"`` is given. The agents that ship with boardenvs (``boardenvs_agents``) publish
+  ``boardenvs_agents.registry:resolve_opponent`` there, so every spec ``make_policy`` knows works.
+
+Or, instead of all of these, an :data:`OpponentSampler` ``sampler(rng, seats) -> one policy per seat``
+(any callable without ``act``), called at every reset: a self-play pool, a league.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from boardenvs.core.aec import action_index
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, IllegalActionError, State
@@ -31,15 +54,74 @@ from boardenvs.core.state import CHANCE, IllegalActionError, State
 #: Something that picks opponents for an episode: ``sampler(rng, seats) -> one policy per seat``.
 OpponentSampler = Callable[[np.random.Generator, Sequence[int]], Sequence[Any]]
 
+#: The entry-point group where installed packages publish opponent providers (see the module docstring).
+OPPONENT_PROVIDERS = "boardenvs.opponents"
 
-def _resolve(spec: Any, game: Game) -> Any:
-    """A policy object from a spec string (via :func:`boardenvs_agents.make_policy`) or the object itself."""
+
+class RandomOpponent:
+    """The built-in ``"random"`` opponent: uniform over the legal actions, with its own generator.
+
+    The env reseeds it from its own generator at every reset (:meth:`reset`), so an episode is
+    reproducible from ``env.reset(seed=...)``.
+
+    Args:
+        seed: seed of its generator (``None``: fresh entropy).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; a seed makes the choices reproducible from here."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, state: State) -> int:
+        """Any legal action, each with equal probability."""
+        legal = state.legal_actions()
+        return legal[int(self.rng.random() * len(legal))]
+
+
+@functools.cache
+def opponent_providers() -> tuple[tuple[str, Callable[..., Any]], ...]:
+    """``(name, provider)`` of every installed opponent provider (entry-point group
+    :data:`OPPONENT_PROVIDERS`), loaded on first use, in name order."""
+    found = sorted(entry_points(group=OPPONENT_PROVIDERS), key=lambda ep: ep.name)
+    return tuple((ep.name, ep.load()) for ep in found)
+
+
+def resolve_opponent(spec: Any, game: Game) -> Any:
+    """A policy for ``game`` from ``spec``: a policy object itself, ``"random"`` (built in), or any
+    other spec string through the installed opponent providers.
+
+    Raises:
+        ImportError: for a spec string when no opponent provider is installed (it says what to install).
+        ValueError: for a spec string no provider knows.
+        TypeError: for something that is neither a string nor has an ``act(state)`` method.
+    """
     if isinstance(spec, str):
-        try:
-            from boardenvs_agents.registry import make_policy
-        except ImportError as err:  # pragma: no cover - agents ships with boardenvs
-            raise ImportError("opponent specs given as strings need the 'agents' package") from err
-        return make_policy(spec, game.name, game_options=options_to_dict(game.options))
+        if spec.strip() == "random":
+            return RandomOpponent()
+        providers = opponent_providers()
+        if not providers:
+            raise ImportError(
+                f"opponent spec {spec!r}: only 'random' is built into boardenvs, and no package publishes "
+                f"opponent specs (entry-point group {OPPONENT_PROVIDERS!r}). Install boardenvs with its "
+                'agents (pip install boardenvs; from a checkout: pip install -e ".[train]") instead of '
+                "putting the folder on sys.path, or pass a policy object with an act(state) method"
+            )
+        options = options_to_dict(game.options)
+        for _, provider in providers:
+            policy = provider(spec, game.name, options)
+            if policy is not None:
+                return policy
+        names = ", ".join(name for name, _ in providers)
+        raise ValueError(
+            f"unknown opponent spec {spec!r} for {game.name}: 'random' is built in, and no installed "
+            f"opponent provider ({names}) knows {spec.partition(':')[0]!r}"
+        )
     if not callable(getattr(spec, "act", None)):
         raise TypeError(f"an opponent must be a spec string or have an act(state) method, got {spec!r}")
     return spec
@@ -51,13 +133,15 @@ class FixedOpponents:
     Args:
         opponents: one spec or policy for every other seat, or a list with one per other seat (in
             seat order, the learner's seat skipped).
-        game: the game the specs are resolved for.
+        game: the game the specs are resolved for (:func:`resolve_opponent`).
     """
 
     def __init__(self, opponents: Any, game: Game) -> None:
         self.shared = isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence)
         self.policies = (
-            [_resolve(opponents, game)] if self.shared else [_resolve(spec, game) for spec in opponents]
+            [resolve_opponent(opponents, game)]
+            if self.shared
+            else [resolve_opponent(spec, game) for spec in opponents]
         )
 
     def __call__(self, rng: np.random.Generator, seats: Sequence[int]) -> Sequence[Any]:
@@ -130,18 +214,24 @@ class SingleAgentEnv(gymnasium.Env):
 
     Args:
         game: a registered env name (``"sorry_v0"``) or a :class:`~boardenvs.core.game.Game`.
-        opponents: a spec (``"random"``, ``"heuristic"``, ...), a policy, a list of either (one per
-            other seat), or an :data:`OpponentSampler` called at every reset.
+        opponents: ``"random"`` (built in), another spec string (``"heuristic"``, ``"mcts:sims=50"``,
+            ``"ppo:sorry_v0"``, resolved by an installed opponent provider), a policy (``act(state)``),
+            a list of these (one per other seat), or an :data:`OpponentSampler` called at every reset.
+            See the module docstring.
         learner_seat: fix the learner's seat; ``None`` draws it with the env's generator every reset.
         mask_in_observation: observations become ``{"observation", "action_mask"}`` (int8 mask).
-        illegal_action: ``"raise"`` (an :class:`IllegalActionError` naming the legal actions) or
-            ``"lose"`` (the episode ends with reward -1 and ``info["illegal_action"] = True``, as
-            PettingZoo's TerminateIllegalWrapper does).
-        render_mode: ``None`` or ``"ansi"``.
+        illegal_action: ``"lose"`` (the default, as ``env()`` does: the episode ends with reward -1
+            and ``info["illegal_action"] = True``, like PettingZoo's TerminateIllegalWrapper) or
+            ``"raise"`` (an :class:`IllegalActionError` naming the legal actions; for training code
+            whose masks must never let an illegal action through). An action that is not an integer
+            at all (a bool, a float, an array of several) raises either way.
+        render_mode: ``None``, ``"ansi"`` (the position as text) or ``"rgb_array"`` (a picture of the
+            board as the learner may see it, ``(H, W, 3) uint8``; needs Pillow,
+            ``pip install "boardenvs[render]"``).
         **game_options: the game's options when ``game`` is a name.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -149,12 +239,12 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: Any = "random",
         learner_seat: int | None = None,
         mask_in_observation: bool = False,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         render_mode: str | None = None,
         **game_options: Any,
     ) -> None:
         if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         if isinstance(game, str):
             from boardenvs.registry import make_game
@@ -169,7 +259,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.num_actions)
         self.observation_space = self.view.observation_space
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.sampler: OpponentSampler = (
             opponents
@@ -204,20 +296,28 @@ class SingleAgentEnv(gymnasium.Env):
                 return self._observation(), self._info()
         raise RuntimeError(f"{self.game.name}: 1000 games in a row ended before seat {self.seat} could act")
 
-    def step(self, action: int) -> tuple[Any, float, bool, bool, dict]:
-        """Play the learner's action, then the others' until the learner's next decision or the end."""
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """Play the learner's action, then the others' until the learner's next decision or the end.
+
+        ``action`` is an ``int``, a numpy integer or a 0-d integer array (``model.predict(obs)[0]``).
+        """
         state = self.state
         if state is None or self._forfeited or state.current_player() != self.seat:
             raise RuntimeError("step() called after the episode ended or before reset(); call reset()")
         try:
-            state.apply_action(int(action))
+            index = action_index(action)
+        except TypeError as err:
+            raise IllegalActionError(
+                f"{self.game.name}: the learner's action {action!r} is not legal: {err}"
+            ) from None
+        try:
+            state.apply_action(index)
         except IllegalActionError as err:
             if self.illegal_action == "lose":
-                obs = self._observation()
                 self._forfeited = True
-                return obs, -1.0, True, False, {**self._info(), "illegal_action": True}
+                return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
             raise IllegalActionError(
-                f"{self.game.name}: the learner's action {int(action)} is illegal; "
+                f"{self.game.name}: the learner's action {index} is not legal; "
                 f"legal actions are {list(state.legal_actions())} (pass action_masks() to the policy)"
             ) from err
         self._play_others()
@@ -239,11 +339,16 @@ class SingleAgentEnv(gymnasium.Env):
         """
         return getattr(self.sampler, method)(*args)
 
-    def render(self) -> str | None:
-        """The position as text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.state is None:
+    def render(self) -> str | np.ndarray | None:
+        """The position: text (``"ansi"``) or a picture as the learner may see it (``"rgb_array"``).
+
+        ``None`` without a render mode or before the first ``reset()``.
+        """
+        if self.render_mode is None or self.state is None:
             return None
-        return self.state.render_text()
+        if self.render_mode == "ansi":
+            return self.state.render_text()
+        return self.game.render_image(self.state, view=self.seat)
 
     # -- internals --------------------------------------------------------------------------------
     def _play_others(self) -> None:

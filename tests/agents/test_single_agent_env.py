@@ -1,6 +1,9 @@
-"""The single-agent Gymnasium view: one learner seat, opponents inside step(), masks, seeding, pickling."""
+"""The single-agent Gymnasium view: one learner seat, opponents inside step(), masks, seeding, pickling,
+rendering, the actions it takes, and its opponents (built-in random, specs through the entry point)."""
 
 import pickle
+import re
+import sys
 
 import gymnasium
 import numpy as np
@@ -12,8 +15,12 @@ import boardenvs  # noqa: F401  (registers the Gymnasium ids)
 from boardenvs.core.game import Game
 from boardenvs.core.state import IllegalActionError
 from boardenvs.sorry.rules import SorryState
-from boardenvs.wrappers import LearnerView, SingleAgentEnv
+from boardenvs.wrappers import LearnerView, RandomOpponent, SingleAgentEnv, single_agent
+from boardenvs.wrappers.single_agent import opponent_providers
 from boardenvs_agents.base import RandomPolicy
+from boardenvs_agents.games.sorry import SorryHeuristic
+from boardenvs_agents.learning.envs import make_single_agent_env
+from boardenvs_agents.registry import make_policy
 
 
 class Recorder(RandomPolicy):
@@ -52,12 +59,9 @@ def test_gymnasium_make_with_opponents_by_spec():
     assert set(np.flatnonzero(mask)) == set(state.legal_actions())
 
 
-def test_passes_gymnasium_env_checker():
-    check_env(SingleAgentEnv("sorry_v0", num_players=3, illegal_action="lose"), skip_render_check=True)
-    check_env(
-        SingleAgentEnv("sorry_v0", num_players=2, mask_in_observation=True, illegal_action="lose"),
-        skip_render_check=True,
-    )
+def test_passes_gymnasium_env_checker_on_defaults_and_with_the_mask_in_the_observation():
+    check_env(SingleAgentEnv("sorry_v0", num_players=3, render_mode="ansi"))
+    check_env(SingleAgentEnv("sorry_v0", num_players=2, mask_in_observation=True), skip_render_check=True)
 
 
 def test_opponents_play_every_other_seat_inside_step_and_reward_comes_at_the_end():
@@ -88,19 +92,84 @@ def test_same_seed_same_episode_and_pickling_keeps_behaviour():
     assert play_episode(env, 11) == play_episode(copy, 11)
 
 
-def test_illegal_action_raises_or_loses():
-    env = SingleAgentEnv("sorry_v0", num_players=2)
-    env.reset(seed=0)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
-    with pytest.raises(IllegalActionError, match="illegal"):
-        env.step(illegal)
-    losing = SingleAgentEnv("sorry_v0", num_players=2, illegal_action="lose")
+def test_illegal_action_loses_by_default_or_raises_when_asked():
+    losing = SingleAgentEnv("sorry_v0", num_players=2)
     losing.reset(seed=0)
-    _, reward, terminated, _, info = losing.step(illegal)
-    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    illegal = int(np.flatnonzero(~losing.action_masks())[0])
+    _, reward, terminated, truncated, info = losing.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     assert not losing.action_masks().any()
     with pytest.raises(RuntimeError, match="reset"):
         losing.step(0)
+    env = SingleAgentEnv("sorry_v0", num_players=2, illegal_action="raise")
+    env.reset(seed=0)
+    legal = list(env.state.legal_actions())
+    message = re.escape(f"action {illegal} is not legal; legal actions are {legal}")
+    with pytest.raises(IllegalActionError, match=message):
+        env.step(np.array(illegal))  # named as the number it is, not as array(...)
+    with pytest.raises(ValueError, match="'lose' or 'raise'"):
+        SingleAgentEnv("sorry_v0", illegal_action="ignore")
+
+
+def test_legal_moves_never_carry_the_illegal_action_flag():
+    env = SingleAgentEnv("sorry_v0", num_players=2)
+    total, steps, info = play_episode(env, 4)
+    assert total in (1.0, -1.0) and "illegal_action" not in info
+
+
+def test_zero_d_integer_arrays_and_numpy_integers_are_actions_bools_and_floats_are_not():
+    def trajectory(convert):
+        env = SingleAgentEnv("sorry_v0", num_players=2, opponents="heuristic")
+        obs, _ = env.reset(seed=9)
+        out = [obs]
+        for _ in range(30):
+            action = int(np.flatnonzero(env.action_masks())[-1])
+            obs, reward, terminated, truncated, _ = env.step(convert(action))
+            out.append(obs)
+            if terminated or truncated:
+                break
+        return out
+
+    plain = trajectory(int)
+    for convert in (np.array, np.int64, np.int32, lambda a: np.array(a, dtype=np.uint8)):
+        assert all(np.array_equal(a, b) for a, b in zip(plain, trajectory(convert), strict=True))
+
+    env = SingleAgentEnv("sorry_v0", num_players=2)
+    env.reset(seed=1)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    before = env.state.to_dict()
+    for bad, why in [
+        (True, "not a bool"),
+        (np.bool_(True), "not a bool"),
+        (float(legal), "not a float"),
+        (np.float32(legal), "not a float"),
+        (np.array(float(legal)), "not a float"),
+        (np.array([legal]), r"not an array of shape \(1,\)"),
+        ("1", "not str"),
+    ]:
+        message = f"the learner's action .* is not legal: an action is .*{why}"
+        with pytest.raises(IllegalActionError, match=message):
+            env.step(bad)  # raised even though illegal actions only lose: it is not an action at all
+    assert env.state.to_dict() == before
+
+
+def test_renders_text_and_the_learners_picture():
+    assert SingleAgentEnv.metadata["render_modes"] == ["ansi", "rgb_array"]
+    assert SingleAgentEnv.metadata["render_fps"] > 0
+    text = SingleAgentEnv("sorry_v0", num_players=2, render_mode="ansi")
+    assert text.render() is None  # nothing to show before reset
+    text.reset(seed=0)
+    assert text.render() == text.state.render_text()
+    env = SingleAgentEnv("gangsi_v0", render_mode="rgb_array")
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        picture = env.render()
+        assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+        # what the learner's seat may know, as that seat's observation
+        assert np.array_equal(picture, env.game.render_image(env.state, view=info["learner_seat"]))
+    assert SingleAgentEnv("sorry_v0", render_mode=None).render() is None
+    with pytest.raises(ValueError, match=r"render_mode must be None or one of \['ansi', 'rgb_array'\]"):
+        SingleAgentEnv("sorry_v0", render_mode="human")
 
 
 def test_mask_in_observation_matches_action_masks():
@@ -160,3 +229,91 @@ def test_seats_with_different_spaces_share_a_padded_space_with_a_seat_one_hot():
             assert not obs[10:843].any()  # padding
     fixed = LearnerView(game, 1, False)
     assert fixed.box.shape == (10,) and fixed.num_actions == 80
+
+
+# -- opponents: policies, the built-in "random", specs through the entry-point provider ---------------
+
+
+def test_random_is_built_in_and_reseeded_by_the_env_every_episode():
+    env = SingleAgentEnv("sorry_v0", num_players=3)
+    assert {type(p) for p in env.sampler.policies} == {RandomOpponent}
+    again = SingleAgentEnv("sorry_v0", num_players=3)
+    assert [play_episode(env, s) for s in range(3)] == [play_episode(again, s) for s in range(3)]
+    # the same moves as the agents package's RandomPolicy, which this opponent stands in for
+    reference = SingleAgentEnv("sorry_v0", opponents=RandomPolicy(), num_players=3)
+    assert [play_episode(env, s) for s in range(3)] == [play_episode(reference, s) for s in range(3)]
+
+
+def test_spec_strings_come_from_the_installed_provider_for_the_games_options():
+    assert "boardenvs_agents" in dict(opponent_providers())
+    env = SingleAgentEnv("sorry_v0", opponents=["heuristic", "mcts:sims=7"], num_players=3)
+    heuristic, mcts = env.sampler.policies
+    assert isinstance(heuristic, SorryHeuristic) and (type(mcts).__name__, mcts.sims) == ("MCTSPolicy", 7)
+    # a learned agent is checked against the options of the env's game
+    with pytest.raises(ValueError, match="other options"):
+        SingleAgentEnv("sorry_v0", opponents="ppo:sorry_v0", num_players=2)
+    with pytest.raises(ValueError, match=r"no installed opponent provider \(boardenvs_agents\) knows 'nope'"):
+        SingleAgentEnv("sorry_v0", opponents="nope:x=1")
+    with pytest.raises(TypeError, match="act"):
+        SingleAgentEnv("sorry_v0", opponents=[object()], num_players=2)
+
+
+def test_without_a_provider_a_spec_string_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(single_agent, "entry_points", lambda group: [])
+    single_agent.opponent_providers.cache_clear()
+    try:
+        message = r"only 'random' is built into boardenvs.*pip install boardenvs"
+        with pytest.raises(ImportError, match=message):
+            gymnasium.make("boardenvs/Sorry-v0", opponents="heuristic")
+        env = gymnasium.make("boardenvs/Sorry-v0", num_players=2)  # "random" needs no provider
+        env.reset(seed=0)
+    finally:
+        single_agent.opponent_providers.cache_clear()
+
+
+def test_make_single_agent_env_resolves_specs_with_make_policy_and_passes_samplers_on():
+    env = make_single_agent_env("sorry_v0", num_players=2)
+    assert env.game.options.num_players == 2 and isinstance(env.sampler.policies[0], SorryHeuristic)
+    assert env.illegal_action == "lose"
+    listed = make_single_agent_env(boardenvs.make_game("sorry_v0"), ["random", "heuristic", "random"])
+    assert [type(p) for p in listed.sampler.policies] == [RandomPolicy, SorryHeuristic, RandomPolicy]
+    recorder = Recorder()
+    sampler = make_single_agent_env("sorry_v0", lambda rng, seats: [recorder] * len(seats), learner_seat=0)
+    total, _, info = play_episode(sampler, 2)
+    assert info["learner_seat"] == 0 and set(recorder.seats) == {1, 2, 3}
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        make_single_agent_env("sorry_v0", "nope")
+    with pytest.raises(ValueError, match="not both"):
+        make_single_agent_env(boardenvs.make_game("sorry_v0"), num_players=2)
+
+
+@pytest.mark.parametrize("how", ["make_policy", "gymnasium.make", "make_single_agent_env"])
+def test_a_learned_agent_without_the_train_extra_names_the_extra(monkeypatch, how):
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if sb3-contrib were not installed
+    build = {
+        "make_policy": lambda: make_policy("ppo:sorry_v0", "sorry_v0"),
+        "gymnasium.make": lambda: gymnasium.make("boardenvs/Sorry-v0", opponents="ppo:sorry_v0"),
+        "make_single_agent_env": lambda: make_single_agent_env("sorry_v0", "ppo:sorry_v0"),
+    }[how]
+    with pytest.raises(ImportError, match=re.escape('pip install "boardenvs[train]"')) as raised:
+        build()
+    assert "sb3_contrib" in str(raised.value) and not isinstance(raised.value, ModuleNotFoundError)
+
+
+def test_training_envs_raise_on_an_illegal_action_instead_of_learning_from_it():
+    from boardenvs_agents.learning.config import TrainConfig
+    from boardenvs_agents.learning.training import make_vec_env
+
+    config = TrainConfig(
+        game="sorry_v0", game_options={"num_players": 2}, n_envs=1, opponents={"heuristic": 1.0}
+    )
+    vec = make_vec_env(config)
+    try:
+        vec.reset()
+        env = vec.envs[0].unwrapped
+        assert env.illegal_action == "raise" and env.game.options.num_players == 2
+        illegal = int(np.flatnonzero(~env.action_masks())[0])
+        with pytest.raises(IllegalActionError, match="legal actions are"):
+            vec.step(np.array([illegal]))
+    finally:
+        vec.close()
