@@ -5,15 +5,21 @@ One agent against opponents (the agent in every seat in turn, ``--opponent`` in 
     python scripts/evaluate.py --agent heuristic --opponent random --game sorry_v0 --num-players 2 \
         --games 400 --seed 0 --json runs/heuristic_vs_random.json
 
+A learned agent is played on the game and options its model was trained for unless they are given
+(``--agent ppo:sorry_v0`` plays four-player Sorry!; ``--num-players 2`` with it is refused)::
+
+    python scripts/evaluate.py --agent ppo:sorry_v0 --opponent heuristic --games 400
+
 Several agents in one lineup (``label=spec``, or a bare spec as its own label; seats left over go to
 ``--opponent``), over two worker processes, with a report directory::
 
     python scripts/evaluate.py --game sorry_v0 --num-players 4 --games 240 --workers 2 \
         --agents h=heuristic m100=mcts:sims=100 ppo=ppo:sorry_v0 random --out runs/eval_sorry
 
-Or the matchups of a config (``configs/<game>/league.yaml``; ``--games`` and ``--seed`` override it)::
+Or the matchups of a config, by path or by the name of a shipped one (``sorry_v0/league`` is
+``configs/sorry_v0/league.yaml``; ``--games`` and ``--seed`` override it)::
 
-    python scripts/evaluate.py --config configs/sorry_v0/league.yaml --workers 2 --out runs/league_sorry
+    python scripts/evaluate.py --config sorry_v0/league --workers 2 --out runs/league_sorry
 
 Every distinct seat permutation of a lineup is played (a balanced Latin-square sample when there are
 more than ``--max-seatings``), each on the same seeds, so every seating sees the same dice and decks.
@@ -22,35 +28,23 @@ Prints Markdown tables (and OpenSkill ratings when there are several agents). ``
 interruption and only the missing games are played), ``games.csv``, ``summary.json``,
 ``win_rates.png`` and, with ``--curves``, ``learning_curves.png`` from training ``eval.csv`` logs.
 ``--json FILE`` writes every game's result to one JSON file. Bad specs, missing model files and models
-for another game or player count stop at once with a one-line message and exit code 2.
+for another game or player count stop at once with a one-line message and exit code 2. The work is
+done by :mod:`boardenvs_agents.arena.evaluation` and :class:`boardenvs_agents.arena.runner.Arena`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
 
 from boardenvs import make_game
-from boardenvs.core.options import make_options
-from boardenvs_agents.arena.match import GameResult
-from boardenvs_agents.arena.report import (
-    agent_stats,
-    matchup_results,
-    matchup_section,
-    plot_learning_curves,
-    plot_win_rates,
-    rate,
-    ratings_table,
-    read_eval_log,
-    summary,
-    write_games_csv,
-)
-from boardenvs_agents.arena.runner import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, Matchup, load_config
+from boardenvs_agents.arena.evaluation import evaluation_text, lineup_config, write_report
+from boardenvs_agents.arena.report import read_eval_log
+from boardenvs_agents.arena.runner import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, load_config
+from boardenvs_agents.cli import check_extra, command_line, fail, parse_game_options, split_label
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -65,12 +59,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--agents", nargs="+", default=None, metavar="LABEL=SPEC",
         help="a lineup of several agents ('label=spec' or a bare spec), instead of --agent",
     )  # fmt: skip
-    parser.add_argument("--config", type=Path, default=None, help="a YAML config of agents and matchups")
-    parser.add_argument("--game", default=None, help="registered game name (default sorry_v0)")
-    parser.add_argument("--num-players", type=int, default=None, help="players in the game (default 2)")
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
+        "--config", default=None,
+        help="a YAML config of agents and matchups: a path, or a shipped config's name (sorry_v0/league)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--game", default=None, help="registered game name (default: a learned agent's, else sorry_v0)"
     )
+    parser.add_argument(
+        "--num-players", type=int, default=None,
+        help="players in the game (default: a learned agent's, unless --option is given; else 2)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option (repeatable; values read as JSON where they parse, else as text)",
+    )  # fmt: skip
     parser.add_argument(
         "--games", type=int, default=None,
         help="games per matchup (default 400); rounded up to whole seeds, one game per seating",
@@ -91,141 +94,72 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line error message and exit code 2 (as argparse does for usage errors)."""
-    print(f"evaluate.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
-
-
-def split_label(text: str) -> tuple[str, str]:
-    """``"m=mcts:sims=100"`` -> ``("m", "mcts:sims=100")``; a bare spec is its own label."""
-    label, eq, spec = text.partition("=")
-    if eq and ":" not in label and label and spec:
-        return label, spec
-    return text, text
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``["num_players=3", "colors=[0, 2]"]`` -> game options (values read as YAML)."""
-    import yaml
-
-    options = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            fail(f"--option takes KEY=VALUE, got {item!r}")
-        options[key.strip()] = yaml.safe_load(value)
-    return options
-
-
-def build_config(args: argparse.Namespace) -> ArenaConfig:
-    """The config the command line describes: ``--config`` with overrides, or the agent flags.
+def build_config(args: argparse.Namespace) -> tuple[ArenaConfig, str | None]:
+    """The config the command line describes (``--config`` with overrides, or the agent flags), and a
+    note when a learned agent's model chose the game or its options.
 
     Raises:
-        OptionError: for a bad config or option, naming the key.
+        ValueError: (``OptionError`` among them) for a bad config, option or lineup, naming it.
     """
-    overrides: dict[str, Any] = {}
-    for key in ("game", "games", "seed", "max_seatings"):
-        if getattr(args, key) is not None:
-            overrides[key] = getattr(args, key)
-    options = parse_options(args.option)
+    overrides = {
+        k: getattr(args, k) for k in ("games", "seed", "max_seatings") if getattr(args, k) is not None
+    }
+    options = parse_game_options(args.option)
     if args.num_players is not None:
         options["num_players"] = args.num_players
     if args.config is not None:
         if args.agent or args.agents or args.opponent:
-            fail("give the agents either in --config or with --agent/--agents/--opponent, not both")
-        return load_config(args.config, overrides, game_options=options)
+            raise ValueError(
+                "give the agents either in --config or with --agent/--agents/--opponent, not both"
+            )
+        if args.game is not None:
+            overrides["game"] = args.game
+        return load_config(args.config, overrides, game_options=options), None
     if args.agent and args.agents:
-        fail("give --agent or --agents, not both")
-    options.setdefault("num_players", 2)
-    n = options["num_players"]
-    lineup = (
-        [split_label(a) for a in args.agents] if args.agents else [split_label(args.agent or "heuristic")]
-    )
-    opponents = args.opponent or ["random"]
-    free = n - len(lineup)
-    if free < 0:
-        fail(f"{len(lineup)} agents do not fit in {n} seats")
-    if free and len(opponents) not in (1, free):
-        fail(f"give --opponent once, or once per other seat ({free}), not {len(opponents)} times")
-    fillers = (
-        [split_label(o) for o in (opponents * free if len(opponents) == 1 else opponents)] if free else []
-    )
-    agents: dict[str, str] = {}
-    for label, spec in lineup + fillers:
-        if agents.setdefault(label, spec) != spec:
-            fail(f"label {label!r} names two specs, {agents[label]!r} and {spec!r}")
-    name = " ".join(label for label, _ in lineup)
-    if fillers:
-        name += " vs " + " ".join(dict.fromkeys(label for label, _ in fillers))
-    raw = {
-        "game": "sorry_v0",
-        "game_options": options,
-        "agents": agents,
-        "matchups": [{"name": name, "lineup": [label for label, _ in lineup + fillers]}],
-        "games": 400,
-        **overrides,
-    }
-    return make_options(ArenaConfig, raw, where="evaluate.py: ")
+        raise ValueError("give --agent or --agents, not both")
+    agents = args.agents or [args.agent or "heuristic"]
+    return lineup_config(agents, args.opponent or ["random"], args.game, options, **overrides)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Play the games, print the tables and write the outputs."""
     args = parse_args(argv)
-
     # Check the config, the game and every spec before playing, so mistakes fail at once with one line.
     try:
-        config = build_config(args)
+        # the ratings (openskill), configs (pyyaml) and plots (matplotlib)
+        check_extra(
+            "train", "openskill", *(["yaml"] if args.config else []), *(["matplotlib"] if args.out else [])
+        )
+        config, note = build_config(args)
         game = make_game(config.game, **config.game_options)
         matchups = config.make_matchups(game.num_players)
         arena = Arena(game, config.agents)
         arena.check(matchups)
-    except (ValueError, TypeError, FileNotFoundError) as err:
+    except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
         fail(str(err))
     if args.workers < 1:
         fail(f"--workers must be at least 1, got {args.workers}")
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     curves = dict(split_label(c) for c in args.curves)
     for log in curves.values():
         try:
             read_eval_log(log)
         except (OSError, ValueError) as err:
             fail(f"bad --curves log: {err}")
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
 
     start = time.perf_counter()
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
     try:
         results = arena.run(
-            matchups,
-            seed=config.seed,
-            workers=args.workers,
+            matchups, seed=config.seed, workers=args.workers, progress=not args.no_progress,
             out=args.out / "games.jsonl" if args.out is not None else None,
-            progress=not args.no_progress,
-        )
+        )  # fmt: skip
     except ValueError as err:  # a results file of another arena
         fail(str(err))
-    elapsed = time.perf_counter() - start
-
-    n = game.num_players
-    total = sum(m.num_games for m in matchups)
-    lines = [
-        f"{game.name}, {n} players, {total} games in {len(matchups)} matchup(s), first seed {config.seed}, "
-        f"{elapsed:.1f} s",
-        "",
-    ]
-    for m in matchups:
-        lines += [matchup_section(m, results, n), ""]
-    labels = list(dict.fromkeys(label for m in matchups for label in m.labels))
-    ratings = rate(results) if len(labels) > 1 else {}
-    if ratings:
-        lines += [
-            "### OpenSkill ratings (Plackett-Luce, all games in schedule order)",
-            "",
-            ratings_table(ratings),
-        ]
-    text = "\n".join(lines).rstrip()
+    text, ratings = evaluation_text(game, matchups, results, config.seed, time.perf_counter() - start)
     print(text)
-
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {"args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}}
@@ -233,30 +167,9 @@ def main(argv: list[str] | None = None) -> None:
         args.json.write_text(json.dumps(payload, indent=1))
         print(f"wrote {len(results)} games to {args.json}")
     if args.out is not None:
-        write_outputs(args.out, config, game.name, matchups, results, ratings, text, curves)
+        command = command_line("evaluate.py", argv)
+        write_report(args.out, config, game.name, matchups, results, ratings, text, curves, command)
         print(f"wrote the report to {args.out}")
-
-
-def write_outputs(
-    out: Path,
-    config: ArenaConfig,
-    game_name: str,
-    matchups: list[Matchup],
-    results: list[GameResult],
-    ratings: dict[str, Any],
-    text: str,
-    curves: dict[str, str],
-) -> None:
-    """results.md, games.csv, summary.json and the plots, in ``out``."""
-    command = "python scripts/evaluate.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    (out / "results.md").write_text(f"# Evaluation: {game_name}\n\n```bash\n{command}\n```\n\n{text}\n")
-    write_games_csv(results, out / "games.csv")
-    data = {"command": command, "config": config.to_dict(), **summary(matchups, results, ratings)}
-    (out / "summary.json").write_text(json.dumps(data, indent=1))
-    groups = {m.name: [agent_stats(matchup_results(results, m.name), a) for a in m.labels] for m in matchups}
-    plot_win_rates(groups, out / "win_rates.png", f"{game_name}, {config.game_options}")
-    if curves:
-        plot_learning_curves(curves, out / "learning_curves.png", f"{game_name}: training evaluations")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ may see it (hidden information stays hidden) and the legal moves numbered and in
 number or the start of a move's description. A mistyped or illegal choice is explained and asked
 again. What the other seats and chance do is printed in words as it happens, and the result at the
 end. ``--save-replay`` writes the game for ``scripts/replay.py``; ``--show-image`` also writes a
-picture of your view to a PNG file before each of your moves.
+picture of your view to a PNG file before each of your moves. The game is
+:class:`boardenvs_agents.play.TerminalGame`.
 
 Exit codes: 0 the game was played to its end; 1 the input ended (or you typed ``quit``) before it
 did; 2 a bad command line.
@@ -22,20 +23,12 @@ did; 2 a bad command line.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
 
-import numpy as np
-
-from boardenvs import make_game
-from boardenvs.core.game import Game
-from boardenvs.core.state import CHANCE
-from boardenvs.replay import Recorder, derive_seeds, result_text
-from boardenvs_agents.base import Policy
-from boardenvs_agents.human import HumanPolicy, HumanQuit
-from boardenvs_agents.registry import make_policy
+from boardenvs_agents.cli import fail, parse_game_options, prog, split_specs
+from boardenvs_agents.human import HumanQuit
+from boardenvs_agents.play import TerminalGame
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -53,11 +46,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "(default random); e.g. 'heuristic', 'random,heuristic', 'mcts:sims=100', 'ppo:sorry_v0'",
     )  # fmt: skip
     parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
+        "--seed", type=int, default=None,
         help="game seed (chance and the agents); default: a fresh one, printed",
-    )
+    )  # fmt: skip
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
         help="a game option, e.g. --option max_turns=200 --option slide_rule=classic (values read as JSON "
@@ -70,185 +61,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--no-board", action="store_true", help="do not print the position before your moves")
     parser.add_argument(
-        "--ask-forced",
-        action="store_true",
+        "--ask-forced", action="store_true",
         help="ask even when only one move is legal (default: play it for you)",
-    )
+    )  # fmt: skip
     return parser.parse_args(argv)
-
-
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line error message and exit code 2 (as argparse does for usage errors)."""
-    print(f"play.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``["key=value", ...]`` as a dict; values parsed as JSON where they parse, else kept as text."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"--option takes key=value, got {item!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
-
-
-def split_specs(values: list[str]) -> list[str]:
-    """Agent specs from ``--opponents`` values: commas separate specs, except that a ``key=value``
-    piece (no ``:`` before its ``=``) continues the spec before it, as in
-    ``ppo:sorry_v0,deterministic=false``.
-    """
-    specs: list[str] = []
-    for value in values:
-        for piece in value.split(","):
-            piece = piece.strip()
-            if not piece:
-                continue
-            head, eq, _ = piece.partition("=")
-            if eq and ":" not in head and specs:
-                specs[-1] += "," + piece
-            else:
-                specs.append(piece)
-    return specs
-
-
-def parse_seat(seat: str, game: Game, rng_seed: int) -> int:
-    """The human's seat from ``--seat`` (a number, an agent name, or ``random``)."""
-    n = game.num_players
-    if seat == "random":
-        return int(np.random.default_rng(rng_seed).integers(n))
-    if seat in game.agents:
-        return game.agents.index(seat)
-    try:
-        number = int(seat)
-    except ValueError:
-        raise ValueError(
-            f"--seat must be a number 0-{n - 1}, an agent name {game.agents} or 'random', got {seat!r}"
-        ) from None
-    if not 0 <= number < n:
-        raise ValueError(f"--seat {number} is not a seat of this game: seats are 0-{n - 1} ({game.agents})")
-    return number
-
-
-def save_picture(game: Game, state: Any, view: int | None, path: Path) -> None:
-    """Write the picture of ``state`` seen from ``view`` to ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    game.draw(state, view).save(path)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Set up the game from the command line, play it with the person at the keyboard, report."""
     args = parse_args(argv)
-
-    # -- check everything before the game starts: mistakes stop at once with one line, exit 2 --------
-    try:
-        options = parse_options(args.option)
-    except ValueError as err:
+    try:  # everything is checked before the game starts: a mistake stops at once, one line, exit 2
+        options = parse_game_options(args.option)
+        if args.num_players is not None:
+            options["num_players"] = args.num_players
+        table = TerminalGame(
+            args.game, options, args.seat, split_specs(args.opponents or ["random"]), args.seed,
+            show_board=not args.no_board, ask_forced=args.ask_forced, show_image=args.show_image,
+        )  # fmt: skip
+    except (ValueError, ImportError) as err:
         fail(str(err))
-    if args.num_players is not None:
-        options["num_players"] = args.num_players
     try:
-        game = make_game(args.game, **options)
-    except (ValueError, TypeError) as err:
-        fail(str(err))
-    n = game.num_players
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
-    chance_seed, *seat_seeds, seat_seed = derive_seeds(seed, n + 2)
-    try:
-        seat = parse_seat(args.seat, game, seat_seed)
-    except ValueError as err:
-        fail(str(err))
-    specs = split_specs(args.opponents or ["random"])
-    if len(specs) == 1:
-        specs = specs * (n - 1)
-    if len(specs) != n - 1:
-        fail(f"give one opponent spec for all other seats, or one per other seat ({n - 1}), not {len(specs)}")
-    labels = specs[:seat] + ["human"] + specs[seat:]
-    policies: list[Policy] = []
-    for p, spec in enumerate(labels):
-        if p == seat:
-            policies.append(
-                HumanPolicy(
-                    agent_names=game.agents, show_board=not args.no_board, auto_single=not args.ask_forced
-                )
-            )
-            continue
-        try:
-            policies.append(make_policy(spec, args.game, seed=seat_seeds[p], game_options=options))
-        except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
-            fail(f"bad agent spec {spec!r}: {err}")
-    if args.show_image is not None:
-        try:
-            save_picture(game, game.new_initial_state(), seat, args.show_image)
-        except NotImplementedError:
-            fail(f"--show-image: {args.game} has no pictures")
-        except ImportError as err:
-            fail(f"--show-image: {err}")
-
-    # -- the game ------------------------------------------------------------------------------------
-    you = game.agents[seat]
-    others = ", ".join(f"{game.agents[p]}: {labels[p]}" for p in range(n) if p != seat)
-    print(f"{args.game}, {n} players, seed {seed}. You are {you} (seat {seat}); {others}.")
-    print("At a prompt, type the number of a move, or ? for help.")
-    for p, policy in enumerate(policies):
-        policy.reset(seed=seat_seeds[p])
-    recorder = Recorder(game, seed=seed, players=labels)
-    state = recorder.state
-    rng = np.random.default_rng(chance_seed)
-    told_out = False
-    try:
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                outcome = state.sample_chance(rng)
-                print(f"  chance: {state.action_to_string(outcome, view=seat)}")
-                recorder.apply(outcome)
-                continue
-            if player == seat:
-                if args.show_image is not None:
-                    save_picture(game, state, seat, args.show_image)
-                action = policies[player].act(state)
-                print(f"  {you} (you): {state.action_to_string(action, view=seat)}")
-            else:
-                action = policies[player].act(state)
-                text = state.action_to_string(action, view=seat)
-                print(f"  {game.agents[player]} ({labels[player]}): {text}")
-            recorder.apply(action)
-            if not told_out and state.is_out(seat) and not state.is_terminal():
-                told_out = True
-                print(f"You ({you}) are out of the game; the others play on to the end.")
+        table.play()
     except HumanQuit as err:
+        steps = len(table.recorder.steps)
         print(
-            f"play.py: {err}; the game was abandoned after {len(recorder.steps)} steps (seed {seed}, {you})",
+            f"{prog()}: {err}; the game was abandoned after {steps} steps (seed {table.seed}, {table.you})",
             file=sys.stderr,
         )
         if args.save_replay is not None:
-            recorder.replay().save(args.save_replay)
-            print(f"play.py: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
+            table.save_replay(args.save_replay)
+            print(f"{prog()}: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
         return 1
-
-    # -- the end: everything is shown -----------------------------------------------------------------
-    print()
-    print("Game over. The final position, everything shown:")
-    print(state.render_text())
-    if args.show_image is not None:
-        save_picture(game, state, None, args.show_image)
-    print()
-    print(f"Result after {recorder.replay().num_decisions} decisions: {result_text(game, state, labels)}")
-    mine = float(state.returns()[seat])
-    best = max(float(r) for r in state.returns())
-    if state.is_truncated():
-        print("The game was stopped by its cap: nobody wins.")
-    elif mine == best and mine > min(float(r) for r in state.returns()):
-        print("You win!" if list(state.returns()).count(best) == 1 else "A draw, and you share it.")
-    else:
-        print("You lose." if mine < best else "Nobody wins.")
     if args.save_replay is not None:
-        recorder.replay().save(args.save_replay)
+        table.save_replay(args.save_replay)
         print(f"Replay saved to {args.save_replay}; see it with: python scripts/replay.py {args.save_replay}")
     return 0
 

@@ -21,11 +21,10 @@ Exit codes: 0 done; 2 a bad command line or a file that is not a valid replay.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import NoReturn
 
 from boardenvs.replay import Replay, ReplayError, write_gif, write_pngs
+from boardenvs_agents.cli import fail
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -41,12 +40,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--text", action="store_true", help="print the steps even when exporting pictures")
     parser.add_argument("--boards", action="store_true", help="print the position before every decision")
     return parser.parse_args(argv)
-
-
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line error message and exit code 2."""
-    print(f"replay.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
 
 
 def parse_view(view: str, agents: list[str]) -> int | None:

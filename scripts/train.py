@@ -39,7 +39,7 @@ from boardenvs_agents.learning.training import (
 class Args:
     """Command-line arguments."""
 
-    #: The YAML config (``configs/<game>/<algo>.yaml``); defaults in ``agents/config.py``.
+    #: The YAML config (``configs/<game>/<algo>.yaml``); defaults in ``agents/learning/config.py``.
     config: str | None = None
     #: Overrides, ``key=value`` with dotted keys for sections (``eval.games=50``).
     set: list[str] = field(default_factory=list)

@@ -93,13 +93,18 @@ def start_ray(args: Args, num_cpus: int | None) -> bool:
     if args.address is None:
         ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
         return True
-    runtime_env: dict[str, Any] = {}
-    if not args.no_ship_code:
-        import boardenvs
-        import boardenvs_agents
+    if args.no_ship_code:  # the packages are installed on every node
+        ray.init(address=args.address, log_to_driver=False)
+        return True
+    import tempfile
 
-        runtime_env["py_modules"] = [str(Path(m.__file__).parent) for m in (boardenvs, boardenvs_agents)]
-    ray.init(address=args.address, runtime_env=runtime_env or None, log_to_driver=False)
+    from boardenvs_agents.rllib.cluster import stage_packages
+
+    # The packages under their import names (the checkout's agents/ folder as boardenvs_agents), uploaded
+    # by ray.init, so the staging folder can go once it returns.
+    with tempfile.TemporaryDirectory(prefix="boardenvs-ship-") as staging:
+        runtime_env = {"py_modules": stage_packages(staging)}
+        ray.init(address=args.address, runtime_env=runtime_env, log_to_driver=False)
     return True
 
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,3 +44,22 @@ def test_benchmark_rejects_an_unknown_env():
     )  # fmt: skip
     assert proc.returncode == 2
     assert "unknown environment 'nope_v0'" in proc.stderr
+
+
+def test_the_measuring_library_gives_the_rows_and_refuses_bad_input():
+    from boardenvs_agents.arena.speed import REFERENCE, env_speed, envs_table, measure_envs
+
+    rows = measure_envs(["gangsi_v0"], seconds=0.12, repeats=2, seed=1)
+    assert [(r.env, r.layer) for r in rows] == [
+        (REFERENCE, "env()"), ("gangsi_v0", "env()"), ("gangsi_v0", "raw_env()"), ("gangsi_v0", "core")
+    ]  # fmt: skip
+    assert all(r.speed.moves > 0 and r.speed.seconds > 0 for r in rows)
+    table = envs_table(rows).splitlines()
+    assert len(table) == 2 + len(rows) and table[2].split("|")[6].strip() == "1.00x"
+    speed = env_speed("sorry_v0", {"num_players": 3}, seconds=0.09)
+    assert set(speed) == {"moves_per_second", "games_per_second", "us_per_move", "seconds"}
+    assert speed["moves_per_second"] > 0 and speed["seconds"] == 0.09
+    with pytest.raises(ValueError, match="unknown environment 'nope_v0'"):
+        measure_envs(["nope_v0"], seconds=1)
+    with pytest.raises(ValueError, match="repeats at least 1"):
+        measure_envs(["sorry_v0"], seconds=1, repeats=0)

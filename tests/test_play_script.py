@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -10,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from boardenvs.replay import Replay
+from boardenvs_agents.cli import split_specs
+from boardenvs_agents.human import HumanQuit
+from boardenvs_agents.play import TerminalGame
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "play.py"
@@ -105,8 +109,8 @@ def test_opponent_specs_per_seat_and_a_random_seat():
         (("--game", "chess_v0"), "unknown environment 'chess_v0'"),
         (("--opponents", "nobody"), "bad agent spec 'nobody': unknown agent 'nobody'"),
         (("--num-players", "3", "--opponents", "random,random,random"), "one per other seat (2), not 3"),
-        (("--seat", "7", "--num-players", "2"), "--seat 7 is not a seat of this game: seats are 0-1"),
-        (("--seat", "kyonshi", "--num-players", "2"), "--seat must be a number 0-1, an agent name"),
+        (("--seat", "7", "--num-players", "2"), "seat 7 is not a seat of this game: seats are 0-1"),
+        (("--seat", "kyonshi", "--num-players", "2"), "seat must be a number 0-1, an agent name"),
         (("--option", "slide_rule=sideways"), "slide_rule"),
         (("--option", "nonsense"), "--option takes key=value, got 'nonsense'"),
         (("--option", "colour=red"), "unknown option 'colour'"),
@@ -115,19 +119,17 @@ def test_opponent_specs_per_seat_and_a_random_seat():
 def test_a_bad_command_line_exits_2_with_a_message(args, message):
     proc = play(*args, answers="1\n")
     assert proc.returncode == 2
-    assert message in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("play.py: error: ") and message in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_split_specs_keeps_options_with_their_spec():
-    from boardenvs_agents.scripts import play as play_script
-
-    assert play_script.split_specs(["ppo:sorry_v0,deterministic=false,heuristic:depth=1,random"]) == [
+    assert split_specs(["ppo:sorry_v0,deterministic=false,heuristic:depth=1,random"]) == [
         "ppo:sorry_v0,deterministic=false",
         "heuristic:depth=1",
         "random",
     ]
-    assert play_script.split_specs(["random", "mcts:sims=10,c=1.5"]) == [
+    assert split_specs(["random", "mcts:sims=10,c=1.5"]) == [
         "random",
         "mcts:sims=10,c=1.5",
     ]
@@ -147,3 +149,49 @@ def test_show_image_writes_the_seats_view_before_each_move(tmp_path):
     game = make_game("sorry_v0", num_players=2)
     with Image.open(picture) as image:
         assert image.size == game.draw(game.new_initial_state(), 0).size
+
+
+# -- the library under the script: boardenvs_agents.play.TerminalGame ----------------------------------
+def test_terminal_game_plays_in_process_with_given_streams_and_matches_the_script(tmp_path):
+    answers = "2\n" * 2000
+    out = io.StringIO()
+    table = TerminalGame(
+        "sorry_v0", {"num_players": 2}, seat=1, opponents=["heuristic"], seed=9,
+        input_stream=io.StringIO(answers), output_stream=out,
+    )  # fmt: skip
+    assert table.you == "player_1" and table.labels == ["heuristic", "human"]
+    state = table.play()
+    assert state.is_terminal()
+    text = out.getvalue()
+    assert text.startswith("sorry_v0, 2 players, seed 9. You are player_1 (seat 1); player_0: heuristic.")
+    assert table.verdict() in text and "Game over." in text
+    table.save_replay(tmp_path / "lib.json")
+    proc = play("--game", "sorry_v0", "--num-players", "2", "--seat", "1", "--opponents", "heuristic",
+                "--seed", "9", "--save-replay", tmp_path / "cli.json", answers=answers)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert Replay.load(tmp_path / "lib.json").steps == Replay.load(tmp_path / "cli.json").steps
+
+
+def test_terminal_game_keeps_the_steps_of_an_abandoned_game():
+    table = TerminalGame(
+        "sorry_v0", {"num_players": 2}, opponents=["random"], seed=4,
+        input_stream=io.StringIO("1\nquit\n"), output_stream=io.StringIO(),
+    )  # fmt: skip
+    with pytest.raises(HumanQuit, match="you quit the game"):
+        table.play()
+    assert table.recorder.replay().num_decisions >= 1 and not table.state.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seat": "nobody"}, "seat must be a number 0-1"),
+        ({"opponents": ["random", "random"]}, "one per other seat (1), not 2"),
+        ({"opponents": ["mcts:bogus=1"]}, "bad agent spec 'mcts:bogus=1'"),
+        ({"options": {"num_players": 9}}, "num_players"),
+    ],
+)
+def test_terminal_game_refuses_a_bad_setup_before_the_game(kwargs, message):
+    kwargs = {"options": {"num_players": 2}, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        TerminalGame("sorry_v0", **kwargs, input_stream=io.StringIO(), output_stream=io.StringIO())

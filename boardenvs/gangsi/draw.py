@@ -24,9 +24,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from boardenvs.core import render
+from boardenvs.core.game import Game
+from boardenvs.core.positions import random_position
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import (
     ARROW,
@@ -56,8 +56,6 @@ from boardenvs.gangsi.rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type hints only
     from PIL import Image, ImageDraw
-
-    from boardenvs.gangsi.env import GangsiGame
 
 # -- layout (pixels) ----------------------------------------------------------------------------------
 CELL = 50
@@ -127,7 +125,7 @@ class Layout:
         return (x0 + x1) / 2, (y0 + y1) / 2
 
 
-def image_size(game: GangsiGame) -> tuple[int, int]:
+def image_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game`` (it depends on the options only)."""
     layout = Layout(game.maze, game.options.num_hunters)
     return layout.width, layout.height
@@ -293,7 +291,7 @@ def _face_name(face: int) -> str:
 
 
 # -- the picture ----------------------------------------------------------------------------------------
-def draw_state(game: GangsiGame, state: GangsiState, view: int | None = None) -> Image.Image:
+def draw_state(game: Game, state: GangsiState, view: int | None = None) -> Image.Image:
     """A picture of ``state`` as ``view`` may see it (``None``: everything; 0: the Kyonshi; a hunter id).
 
     Raises:
@@ -340,15 +338,13 @@ def draw_state(game: GangsiGame, state: GangsiState, view: int | None = None) ->
     return img
 
 
-def _agent(game: GangsiGame, state: GangsiState, piece: int) -> str:
+def _agent(game: Game, state: GangsiState, piece: int) -> str:
     """The agent name that moves ``piece`` (one agent moves both pieces of the one-controller game)."""
     name = game.agents[state.player_of(piece)]
     return f"{name} (piece {piece})" if state.options.one_controller else name
 
 
-def _title(
-    draw: ImageDraw.ImageDraw, lay: Layout, game: GangsiGame, state: GangsiState, view: int | None
-) -> None:
+def _title(draw: ImageDraw.ImageDraw, lay: Layout, game: Game, state: GangsiState, view: int | None) -> None:
     render.text(draw, (PAD, TITLE_H / 2), "GANGSI", 18, TALISMAN, "lm")
     render.text(draw, (PAD + 78, TITLE_H / 2), "hunters vs. the Kyonshi", 13, (225, 215, 200), "lm")
     shown = min(state.round + (0 if state.phase == PH_OVER else 1), state.options.max_rounds)
@@ -543,7 +539,7 @@ def _hunter_row(
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
     lay: Layout,
-    game: GangsiGame,
+    game: Game,
     state: GangsiState,
     j: int,
     view: int | None,
@@ -617,9 +613,7 @@ def _whereabouts(state: GangsiState, j: int, view: int | None) -> list[str]:
     return lines
 
 
-def _prompt(
-    draw: ImageDraw.ImageDraw, lay: Layout, game: GangsiGame, state: GangsiState, view: int | None
-) -> None:
+def _prompt(draw: ImageDraw.ImageDraw, lay: Layout, game: Game, state: GangsiState, view: int | None) -> None:
     """Who is to act and what they decide, or the outcome (the steps left of a move only for those who
     see the move)."""
     y0 = lay.prompt_y
@@ -686,34 +680,23 @@ def _prompt(
 
 
 # -- the docs' pictures ----------------------------------------------------------------------------------
-def example_state(
-    seed: int = 3, decisions: int = 140, num_hunters: int = 4
-) -> tuple[GangsiGame, GangsiState]:
-    """A seeded mid-game position (random play for ``decisions`` decisions), for the docs and the tests."""
-    from boardenvs.gangsi.env import GangsiGame
-
-    game = GangsiGame(num_hunters=num_hunters)
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    made = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if made == decisions:
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.integers(len(legal)))])
-        made += 1
-    return game, state
+def example_state(game: Game, seed: int = 3, decisions: int = 140) -> GangsiState:
+    """A seeded mid-game position of a Gangsi ``game`` (random play for ``decisions`` decisions), for the
+    docs (four hunters) and the tests."""
+    if game.state_class is not GangsiState:
+        raise TypeError(f"example_state draws a Gangsi game, not {game.name}")
+    return random_position(game, seed, decisions)  # type: ignore[return-value]
 
 
-def save_example(directory: str = "docs/images", seed: int = 3, decisions: int = 140) -> list[str]:
+def save_example(
+    game: Game, directory: str = "docs/images", seed: int = 3, decisions: int = 140
+) -> list[str]:
     """Write ``gangsi.png`` (full view) and ``gangsi_kyonshi.png`` (the Kyonshi's view of the same
-    position) into ``directory``; returns the paths."""
+    position) of :func:`example_state` into ``directory``; returns the paths. The docs' pictures are
+    ``save_example(make_game("gangsi_v0"))`` (the default four hunters)."""
     import os
 
-    game, state = example_state(seed, decisions)
+    state = example_state(game, seed, decisions)
     os.makedirs(directory, exist_ok=True)
     paths = []
     for view, name in ((None, "gangsi.png"), (KYONSHI, "gangsi_kyonshi.png")):

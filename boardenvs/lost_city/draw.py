@@ -27,6 +27,7 @@ Pillow is reached only through :mod:`boardenvs.core.render`; this module is impo
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -34,7 +35,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardenvs.core import render
-from boardenvs.core.state import play_chance
+from boardenvs.core.game import Game
+from boardenvs.core.positions import random_position
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.board import MOVE_OFFSETS
@@ -62,8 +64,6 @@ from boardenvs.lost_city.rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type hints only
     from PIL import Image, ImageDraw
-
-    from boardenvs.lost_city.env import LostCityGame
 
 RGB = tuple[int, int, int]
 
@@ -187,7 +187,7 @@ def layout(size: int, n: int) -> Layout:
     )
 
 
-def image_size(game: LostCityGame) -> tuple[int, int]:
+def image_size(game: Game) -> tuple[int, int]:
     """``(width, height)`` of every picture of ``game`` (fixed by its options)."""
     lay = layout(game.options.board_size, game.options.num_players)
     return (lay.width, lay.height)
@@ -571,7 +571,7 @@ def turn_lines(state: LostCityState) -> tuple[str, str]:
 
 
 # -- the picture -----------------------------------------------------------------------------------------
-def draw_state(game: LostCityGame, state: LostCityState, view: int | None = None) -> Image.Image:
+def draw_state(game: Game, state: LostCityState, view: int | None = None) -> Image.Image:
     """A picture of ``state`` (see the module docstring); ``view`` marks that player's character.
 
     Every fact of a position is public but the deck order, which the state does not hold, so
@@ -1072,21 +1072,20 @@ def _draw_footer(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout) -
 
 
 # -- a reproducible example (docs/images/lost_city.png, tests) --------------------------------------------
-def example_state(game: LostCityGame, seed: int, steps: int) -> LostCityState:
-    """The position after ``steps`` decisions of a seeded random game in which every seat attacks or uses
-    an ability (when it may) four times in five: a lively mid-game for pictures and tests."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    play_chance(state, rng)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        fights = [a for a in legal if ATTACK <= a < END]
-        pool = fights if fights and rng.random() < 0.8 else legal
-        state.apply_action(int(pool[int(rng.integers(len(pool)))]))
-        play_chance(state, rng)
-    return state
+def lively_choice(state: LostCityState, legal: Sequence[int], rng: np.random.Generator) -> int:
+    """A random legal action that is an attack or an ability four times in five when there is one."""
+    fights = [a for a in legal if ATTACK <= a < END]
+    pool = fights if fights and rng.random() < 0.8 else legal
+    return int(pool[int(rng.integers(len(pool)))])
+
+
+def example_state(game: Game, seed: int, steps: int) -> LostCityState:
+    """The position after ``steps`` decisions of a seeded random game of a Lost City ``game`` in which
+    every seat attacks or uses an ability (when it may) four times in five (:func:`lively_choice`): a
+    lively mid-game for pictures and tests."""
+    if game.state_class is not LostCityState:
+        raise TypeError(f"example_state draws a Lost City game, not {game.name}")
+    return random_position(game, seed, steps, choose=lively_choice)  # type: ignore
 
 
 #: The docs picture: six players, round 33: Chris has rolled 60 damage on Safina and a black colour die,
@@ -1094,9 +1093,8 @@ def example_state(game: LostCityGame, seed: int, steps: int) -> LostCityState:
 EXAMPLE_PLAYERS, EXAMPLE_SEED, EXAMPLE_STEPS = 6, 2816, 249
 
 
-def save_example(path: str, view: int | None = None) -> None:
-    """Save the docs picture (:data:`EXAMPLE_SEED` ...) as a PNG at ``path``, from ``view``."""
-    from boardenvs.lost_city.env import LostCityGame
-
-    game = LostCityGame(num_players=EXAMPLE_PLAYERS)
+def save_example(game: Game, path: str, view: int | None = None) -> None:
+    """Save the docs picture of ``game`` (:data:`EXAMPLE_SEED`, :data:`EXAMPLE_STEPS`) as a PNG at
+    ``path``, from ``view``. The docs' picture is ``save_example(make_game("lost_city_v0",
+    num_players=EXAMPLE_PLAYERS), "docs/images/lost_city.png")``."""
     game.draw(example_state(game, EXAMPLE_SEED, EXAMPLE_STEPS), view).save(path)

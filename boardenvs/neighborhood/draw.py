@@ -23,9 +23,9 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from boardenvs.core import render
+from boardenvs.core.game import Game
+from boardenvs.core.positions import random_position
 from boardenvs.core.render import BACKGROUND, HIGHLIGHT, INK, MUTED
 from boardenvs.core.state import CHANCE
 from boardenvs.neighborhood.board import (
@@ -66,8 +66,6 @@ from boardenvs.neighborhood.rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type hints only
     from PIL import Image
-
-    from boardenvs.neighborhood.env import NeighborhoodGame
 
 Color = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -827,7 +825,7 @@ def _draw_decks(pen: _Pen, state: NeighborhoodState) -> None:
         pen.text((x + w / 2, DECKS_Y + 11), label, 11, WHITE, "mm")
 
 
-def draw_state(game: NeighborhoodGame, state: NeighborhoodState, view: int | None = None) -> Image.Image:
+def draw_state(game: Game, state: NeighborhoodState, view: int | None = None) -> Image.Image:
     """A ``WIDTH x HEIGHT`` picture of ``state``; ``view`` is None (everything) or a player id."""
     if view is not None and not 0 <= view < state.n:
         raise ValueError(f"neighborhood_v0: view must be None or a player id 0..{state.n - 1}, got {view}")
@@ -846,20 +844,9 @@ def draw_state(game: NeighborhoodGame, state: NeighborhoodState, view: int | Non
     return pen.img
 
 
-def example_state(seed: int = 3, decisions: int = 40, **options: Any) -> NeighborhoodState:
-    """A seeded mid-game position (random legal decisions) for the docs picture and the tests."""
-    from boardenvs.neighborhood.env import NeighborhoodGame
-
-    rng = np.random.default_rng(seed)
-    state = NeighborhoodGame(**options).new_initial_state()
-    made = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if made == decisions:
-            break
-        legal = state.legal_actions()
-        state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-        made += 1
-    return state
+def example_state(game: Game, seed: int = 3, decisions: int = 40) -> NeighborhoodState:
+    """A seeded mid-game position of a Neighborhood ``game`` (random legal decisions) for the docs picture
+    and the tests."""
+    if game.state_class is not NeighborhoodState:
+        raise TypeError(f"example_state draws a Neighborhood game, not {game.name}")
+    return random_position(game, seed, decisions)  # type: ignore[return-value]

@@ -28,17 +28,18 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
+from boardenvs.core.game import Game
+from boardenvs.core.positions import random_position
 from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.sorry import board
 from boardenvs.sorry.board import HOME, SAFE_BASE, SAFE_LEN, SLIDE_OFFSETS, START, TRACK_LEN
 from boardenvs.sorry.cards import BACKWARD, CARD_COUNTS, CARD_NAMES, DECK_SIZE, FORWARD, SEVEN, SORRY
-from boardenvs.sorry.rules import PASS, PAWNS, SORRY_ACTION, SPLIT, SPLIT_PAIRS, SWITCH
+from boardenvs.sorry.rules import PASS, PAWNS, SORRY_ACTION, SPLIT, SPLIT_PAIRS, SWITCH, SorryState
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type hints only
     from PIL import Image, ImageDraw
 
-    from boardenvs.sorry.env import SorryGame
-    from boardenvs.sorry.rules import SorryOptions, SorryState
+    from boardenvs.sorry.rules import SorryOptions
 
 #: Pixels per grid cell, margin round the board, and the picture's size (the same for every option).
 CELL = 36
@@ -462,7 +463,7 @@ def _panel(d: ImageDraw.ImageDraw, image: Image.Image, state: SorryState, view: 
         image.paste(mini, (cx, cy), mini)
 
 
-def draw_state(game: SorryGame, state: SorryState, view: int | None = None) -> Image.Image:
+def draw_state(game: Game, state: SorryState, view: int | None = None) -> Image.Image:
     """A picture of ``state`` (``WIDTH x HEIGHT`` RGB); ``view`` turns the board to that player's
     seat and marks it "you" (Sorry! hides nothing a player's observation lacks; see the module doc)."""
     pil = render.require_pillow()
@@ -512,23 +513,12 @@ def draw_state(game: SorryGame, state: SorryState, view: int | None = None) -> I
     return image
 
 
-def sample_position(num_players: int = 4, seed: int = 7, draws: int = 60, **options: Any) -> tuple[Any, Any]:
-    """A seeded mid-game position of a random game: ``(game, state)`` after ``draws`` card draws
-    with a card in hand (used for ``docs/images/sorry.png`` and by the tests)."""
-    import numpy as np
-
-    from boardenvs.sorry.env import SorryGame
-
-    game = SorryGame(num_players=num_players, **options)
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    while not (state.turn >= draws and state.current_player() >= 0) and state.current_player() != TERMINAL:
-        if state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-    return game, state
+def example_state(game: Game, seed: int = 7, draws: int = 60) -> SorryState:
+    """A seeded mid-game position of a random game of ``game`` (a Sorry! game): the first decision after
+    ``draws`` card draws (used for ``docs/images/sorry.png``, four players, and by the tests)."""
+    if game.state_class is not SorryState:
+        raise TypeError(f"example_state draws a Sorry! game, not {game.name}")
+    return random_position(game, seed, until=lambda state: state.turn >= draws)  # type: ignore
 
 
-__all__ = ["HEIGHT", "WIDTH", "active_pawns", "draw_state", "sample_position", "view_turns"]
+__all__ = ["HEIGHT", "WIDTH", "active_pawns", "draw_state", "example_state", "view_turns"]

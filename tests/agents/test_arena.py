@@ -433,3 +433,43 @@ def test_league_writes_the_results_page_and_the_readme_table(tmp_path):
     assert rows[0].startswith("| game | env() speed | agent | vs random")
     assert rows[1].split("|")[3].strip() == "random" and rows[2].split("|")[3].strip() == "heuristic"
     assert rows[2].split("|")[5].strip() == "-"  # the heuristic is not played against itself
+
+
+def test_league_runs_a_shipped_config_by_name_outside_the_checkout(tmp_path):
+    # Installed console commands run anywhere: the config is found by name among the shipped ones, and
+    # --out / --readme default to docs/results and README.md of the current directory.
+    (tmp_path / "README.md").write_text("# mine\n\n<!-- league:start -->\n<!-- league:end -->\n")
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "league.py"), "--game", "sorry_v0",
+         "--config", "sorry_v0/league", "--scale", "0.001", "--workers", "1", "--no-progress"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "docs" / "results" / "sorry_v0.md").read_text()
+    assert "from `configs/sorry_v0/league.yaml`" in page
+    assert "python scripts/league.py --game sorry_v0 --config sorry_v0/league --scale 0.001" in page
+    summary = json.loads((tmp_path / "docs" / "results" / "sorry_v0" / "summary.json").read_text())
+    shipped = load_config(REPO / "configs" / "sorry_v0" / "league.yaml")
+    assert summary["num_players"] == 4 and list(summary["versus"]) == list(shipped.agents)
+    rows = [line for line in (tmp_path / "README.md").read_text().splitlines() if line.startswith("| ")]
+    assert "[`sorry_v0`](docs/results/sorry_v0.md), 4 players" in rows[1]
+    assert len(rows) == 1 + len(summary["versus"])  # the header and one row per agent
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "sorry_v0", "--config", "gangsi_v0/league"], "is a config of gangsi_v0, not sorry_v0"),
+        (["--game", "sorry_v0", "--config", "sorry_v0/nope"], "nor a shipped config so named"),
+        (["--game", "sorry_v0", "--readme", "nowhere.md"], "no README nowhere.md to update"),
+        (["--all", "--config", "sorry_v0/league"], "--config goes with --game, not --all"),
+    ],
+)
+def test_league_refuses_bad_input_before_playing(tmp_path, args, message):
+    (tmp_path / "README.md").write_text("<!-- league:start -->\n<!-- league:end -->\n")
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "league.py"), *args, "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "out" / "sorry_v0").exists()

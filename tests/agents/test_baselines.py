@@ -266,12 +266,14 @@ def test_evaluate_script_prints_the_table(tmp_path):
         (["--opponent", "heuristic:bogus=1"], "bad agent spec 'heuristic:bogus=1'"),
         (["--game", "nosuchgame"], "unknown environment 'nosuchgame'"),
         (["--agent", "ppo:no/such/model.zip"], "no model file 'no/such/model.zip'"),
-        (["--agent", "ppo:lost_city_v0", "--num-players", "4"], "trained for lost_city_v0, not sorry_v0"),
+        (["--agent", "ppo:lost_city_v0", "--game", "sorry_v0"], "trained for lost_city_v0, not sorry_v0"),
         (["--agent", "ppo:sorry_v0", "--num-players", "2"], "trained for sorry_v0 with other options"),
         (["--agents", "a=random", "b=random", "c=random"], "3 agents do not fit in 2 seats"),
         (["--agents", "x=random", "x=heuristic"], "label 'x' names two specs"),
         (["--option", "slide_rule=sideways"], "slide_rule"),
         (["--config", "no/such.yaml"], "config file no/such.yaml not found"),
+        (["--option", "nonsense"], "--option takes key=value, got 'nonsense'"),
+        (["--agent", "dqn:no_such_game"], "bad agent spec 'dqn:no_such_game': no model file 'no_such_game'"),
     ],
 )
 def test_evaluate_script_rejects_bad_input(args, message):
@@ -281,3 +283,40 @@ def test_evaluate_script_rejects_bad_input(args, message):
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     assert proc.stdout == ""
+
+
+# -- a learned agent brings its game and options (issue 14) -------------------------------------------------
+def test_evaluate_takes_the_game_options_from_the_model_unless_given(tmp_path):
+    # The shipped ppo:sorry_v0 was trained for four players: with no --num-players / --option it is played
+    # with four (the default two would be refused, as it still is when asked for explicitly above).
+    out = tmp_path / "games.json"
+    proc = run_script("--agent", "ppo:sorry_v0", "--games", "4", "--no-progress", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "sorry_v0 is played with the options ppo:sorry_v0 was trained with" in proc.stderr
+    assert proc.stdout.startswith("sorry_v0, 4 players, 4 games in 1 matchup(s)")
+    assert any(line.startswith("| random (x3) | 4 |") for line in proc.stdout.splitlines())
+    games = json.loads(out.read_text())["games"]
+    assert len(games) == 4 and all(len(g["seating"]) == 4 for g in games)
+
+
+def test_lineup_config_reads_game_and_options_from_the_first_model():
+    from boardenvs_agents.arena.evaluation import lineup_config
+    from boardenvs_agents.learning.models import read_metadata, resolve_model_path
+
+    trained = read_metadata(resolve_model_path("lost_city_v0", "ppo"))
+    # No game and no options: both are the model's, wherever the model sits in the lineup.
+    config, note = lineup_config(["heuristic"], ["ppo:lost_city_v0"])
+    assert config.game == "lost_city_v0" and config.game_options == trained["options"]
+    assert note is not None and "ppo:lost_city_v0" in note
+    assert config.matchups[0].lineup == ("heuristic",) + ("ppo:lost_city_v0",) * (
+        trained["options"]["num_players"] - 1
+    )
+    # Options given: they are kept (the model is refused later if they differ from its own).
+    config, note = lineup_config(["ppo:lost_city_v0"], game_options={"num_players": 2})
+    assert config.game == "lost_city_v0" and config.game_options == {"num_players": 2} and note is not None
+    # Another game given: the model's options are not borrowed; the default player count applies.
+    config, note = lineup_config(["ppo:lost_city_v0"], game="sorry_v0")
+    assert config.game == "sorry_v0" and config.game_options == {"num_players": 2} and note is None
+    # No learned agent: the defaults.
+    config, note = lineup_config(["heuristic"])
+    assert (config.game, config.game_options, note) == ("sorry_v0", {"num_players": 2}, None)

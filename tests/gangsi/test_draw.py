@@ -11,12 +11,19 @@ from env_helpers import masked_random, random_game
 from pettingzoo.test import render_test
 
 from boardenvs import gangsi_v0
+from boardenvs.gangsi import draw
 from boardenvs.gangsi.cards import COLOR_MASK
-from boardenvs.gangsi.draw import example_state, image_size, save_example
+from boardenvs.gangsi.draw import image_size, save_example
 from boardenvs.gangsi.env import GangsiGame
 from boardenvs.gangsi.rules import KYONSHI, PH_CHOOSE, PH_DIR, PH_KY_MOVE, GangsiState, bits
 
 OPTION_SETS = ({}, {"num_hunters": 2}, {"num_players": 2}, {"num_hunters": 3, "hunter_turns": True})
+
+
+def example_state(decisions: int = 140) -> tuple[GangsiGame, GangsiState]:
+    """The docs' position (four hunters, seed 3) or an earlier one of the same game."""
+    game = GangsiGame()
+    return game, draw.example_state(game, decisions=decisions)
 
 
 def image(game: GangsiGame, state: GangsiState, view: int | None = None) -> np.ndarray:
@@ -217,7 +224,7 @@ def test_hunter_view_is_blind_to_other_hands_and_to_the_kyonshis_bookkeeping():
 def test_save_example_writes_both_pictures(tmp_path):
     from PIL import Image
 
-    paths = save_example(str(tmp_path))
+    paths = save_example(GangsiGame(), str(tmp_path))
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["gangsi.png", "gangsi_kyonshi.png"]
     game, _ = example_state()
     for path in paths:

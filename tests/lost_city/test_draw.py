@@ -275,7 +275,7 @@ def test_docs_picture_is_made_by_save_example(tmp_path):
     from PIL import Image
 
     path = tmp_path / "lost_city.png"
-    save_example(str(path))
+    save_example(LostCityGame(num_players=EXAMPLE_PLAYERS), str(path))
     with Image.open(path) as made:
         assert made.size == image_size(LostCityGame(num_players=EXAMPLE_PLAYERS))
         made_pixels = np.asarray(made.convert("RGB"))

@@ -76,7 +76,7 @@ def test_size_is_fixed_through_a_game_and_every_view_draws_to_the_end(num_player
 
 
 def test_picture_is_not_blank_and_is_deterministic():
-    state = draw.example_state(244, 15)
+    state = draw.example_state(NeighborhoodGame(), 244, 15)
     frame = picture(state)
     assert frame.shape == SHAPE
     colours = np.unique(frame.reshape(-1, 3), axis=0)
@@ -87,7 +87,7 @@ def test_picture_is_not_blank_and_is_deterministic():
 
 
 def test_example_state_is_reproducible_and_mid_game():
-    a, b = draw.example_state(244, 15), draw.example_state(244, 15)
+    a, b = draw.example_state(NeighborhoodGame(), 244, 15), draw.example_state(NeighborhoodGame(), 244, 15)
     assert a == b and not a.is_terminal() and a.current_player() >= 0
     deck, _kind, roles = a.current_card()
     assert deck == 0 and roles[1] >= 0 and roles[2] >= 0  # a Killer card with its Killer and Victim

@@ -24,10 +24,11 @@ from boardenvs.sorry.draw import (
     _px,
     _track_point,
     active_pawns,
-    sample_position,
+    example_state,
     view_turns,
 )
 from boardenvs.sorry.env import SorryGame
+from boardenvs.sorry.rules import SorryState
 
 
 @pytest.fixture
@@ -44,6 +45,12 @@ def pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
 
 def close(a: np.ndarray, b: tuple[int, ...], tol: int = 12) -> bool:
     return bool(np.abs(np.asarray(a) - np.asarray(b)).max() <= tol)
+
+
+def sample_position(num_players: int = 4, seed: int = 7, draws: int = 60) -> tuple[SorryGame, SorryState]:
+    """A seeded mid-game position after ``draws`` draws (the docs' picture with the defaults)."""
+    game = SorryGame(num_players=num_players)
+    return game, example_state(game, seed, draws)
 
 
 def play_random(state, seed: int):
