@@ -5,7 +5,11 @@ generator through ``reset(seed=...)``, resolves chance nodes with it (agents nev
 hands the turn to the agent of ``state.current_player()``, builds observations
 ``{"observation": float32, "action_mask": int8}`` (the mask is all zeros for every agent but the one to
 act), pays rewards from ``state.returns()`` when the game ends, and handles dead steps the PettingZoo
-way. A game module only subclasses it to name its :class:`~boardenvs.core.game.Game`.
+way: a player knocked out mid-game is terminated with its reward at once and selected next for its
+``step(None)``, which removes it from ``agents``; while that dead step is pending the mask is already
+on the agent who moves after it, so that nothing but ``agent_selection`` changes across the dead step
+(``turn_based_aec_to_parallel`` relies on that; see docs/compatibility.md). A game module only
+subclasses it to name its :class:`~boardenvs.core.game.Game`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,33 @@ from pettingzoo.utils import wrappers
 
 from boardenvs.core.game import Game
 from boardenvs.core.state import IllegalActionError, State, play_chance
+
+
+def action_index(action: Any) -> int:
+    """``action`` as a Python ``int``, the one form the rules take.
+
+    Accepted: ``int``, numpy integers (``np.int64(3)``) and 0-d integer arrays (``np.array(3)``, what
+    Stable-Baselines3's ``model.predict(obs)[0]`` returns for one observation). Refused with a
+    ``TypeError`` that says why: bools (``True`` is not action 1), floats (even whole ones), arrays
+    with more than one element or of another dtype, strings, ``None`` and anything else.
+    """
+    if isinstance(action, np.ndarray):
+        if action.shape != ():
+            raise TypeError(
+                f"an action is one integer, not an array of shape {action.shape} "
+                "(of a vectorised predict, pass actions[i])"
+            )
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError("an action is an integer, not a bool")
+    if isinstance(action, (float, np.floating)):
+        raise TypeError("an action is an integer, not a float (whole floats are refused too)")
+    if not isinstance(action, (int, np.integer)):
+        raise TypeError(
+            f"an action is an integer (an int, a numpy integer or a 0-d integer array), "
+            f"not {type(action).__name__}"
+        )
+    return int(action)
 
 
 class BoardGameEnv(AECEnv, EzPickle):
@@ -117,8 +148,17 @@ class BoardGameEnv(AECEnv, EzPickle):
             raise RuntimeError(f"{self.metadata['name']}: call reset() before observe()")
         player = self._player_of[agent]
         mask = bytearray(self._num_actions[player])
+        mover = self.agent_selection
+        if self._skip_agent_selection is not None and (
+            self.terminations.get(mover, True) or self.truncations.get(mover, True)
+        ):
+            # An eliminated agent is taking its dead step (PettingZoo's _deads_step_first): the mask
+            # already goes to the agent who moves once the dead steps are taken, so that nothing but
+            # agent_selection changes across them. turn_based_aec_to_parallel observes before it takes
+            # them; with the mask on no one, the next mover's parallel action would be illegal.
+            mover = self._skip_agent_selection
         if (
-            agent == self.agent_selection
+            agent == mover
             and not self.terminations.get(agent, True)
             and not self.truncations.get(agent, True)
         ):
@@ -142,12 +182,16 @@ class BoardGameEnv(AECEnv, EzPickle):
             return
         state = self.game_state
         try:
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise IllegalActionError(f"actions are integers, got {action!r}")
-            state.apply_action(int(action))
+            index = action_index(action)
+        except TypeError as err:
+            raise IllegalActionError(
+                f"{self.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
+            ) from None
+        try:
+            state.apply_action(index)
         except IllegalActionError as err:
             raise IllegalActionError(
-                f"{self.metadata['name']}: action {action!r} is not legal for {agent}; "
+                f"{self.metadata['name']}: action {index} is not legal for {agent}; "
                 f"legal actions are {list(state.legal_actions())}"
             ) from err
         play_chance(state, self.np_random)
@@ -290,7 +334,26 @@ def _fast(cls: type, guarded: bool = False) -> type:
 
 
 TerminateIllegalWrapper = _fast(wrappers.TerminateIllegalWrapper)
-AssertOutOfBoundsWrapper = _fast(wrappers.AssertOutOfBoundsWrapper)
+
+
+class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
+    """PettingZoo's AssertOutOfBoundsWrapper, with the raw env's action check (:func:`action_index`)
+    first: a bool, a float or an array of several actions is refused with the raw env's message before
+    TerminateIllegalWrapper indexes the mask with it; a 0-d integer array goes on as an ``int``."""
+
+    def step(self, action: Any) -> None:
+        """Check the type of a live agent's action, then PettingZoo's bounds check and the step."""
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            try:
+                action = action_index(action)
+            except TypeError as err:
+                raise IllegalActionError(
+                    f"{self._raw.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
+                ) from None
+        super().step(action)
+
+
 OrderEnforcingWrapper = _fast(wrappers.OrderEnforcingWrapper, guarded=True)
 
 

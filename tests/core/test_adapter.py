@@ -98,10 +98,16 @@ def test_random_games_dead_steps_masks_and_reward_sums():
             assert isinstance(info, dict)
             from_last[agent] += rew
             state = raw.game_state
+            # The mask is on the player to move in the game: during an eliminated agent's dead step,
+            # already on the one who moves after it (what turn_based_aec_to_parallel relies on).
+            to_move = None if state.is_terminal() else env.possible_agents[state.current_player()]
+            assert (term or trunc) or agent == to_move
             for other in env.agents:
                 mask = env.observe(other)["action_mask"]
                 assert mask.dtype == np.int8
-                if other != agent or term or trunc:
+                if other == to_move:
+                    assert np.flatnonzero(mask).tolist() == list(state.legal_actions())
+                else:
                     assert not mask.any(), f"{other} has a non-zero mask but is not to act"
             if term or trunc:
                 finals[agent] += 1
@@ -146,6 +152,9 @@ def test_elimination_mid_game_then_win(wrapped):
     assert not obs["action_mask"].any()
     assert env.terminations == {"player_0": True, "player_1": False, "player_2": False}
     assert env.unwrapped.game_state.current_player() == 1
+    # the mask is already on the next mover, so nothing but agent_selection changes across the dead step
+    assert env.observe("player_1")["action_mask"].tolist() == [1, 1, 1]
+    assert not env.observe("player_2")["action_mask"].any()
     env.step(None)
     assert env.agents == ["player_1", "player_2"]
     assert env.agent_selection == "player_1"
