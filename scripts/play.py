@@ -16,7 +16,8 @@ end. ``--save-replay`` writes the game for ``scripts/replay.py``; ``--show-image
 picture of your view to a PNG file before each of your moves.
 
 Exit codes: 0 the game was played to its end; 1 the input ended (or you typed ``quit``) before it
-did; 2 a bad command line.
+did; 2 a bad command line (an unwritable ``--save-replay`` path included, found before the game
+starts); 130 Ctrl-C (the game so far is saved with ``--save-replay``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 from boardenvs import make_game
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE
-from boardenvs.replay import Recorder, derive_seeds, result_text
+from boardenvs.replay import Recorder, check_writable, derive_seeds, result_text
 from boardenvs_agents.base import Policy
 from boardenvs_agents.human import HumanPolicy, HumanQuit
 from boardenvs_agents.registry import make_policy
@@ -54,7 +55,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_type,
         default=None,
         help="game seed (chance and the agents); default: a fresh one, printed",
     )
@@ -75,6 +76,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="ask even when only one move is legal (default: play it for you)",
     )
     return parser.parse_args(argv)
+
+
+def seed_type(text: str) -> int:
+    """A seed: an integer >= 0 (argparse reports anything else as a bad command line)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {seed}")
+    return seed
 
 
 def fail(message: str) -> NoReturn:
@@ -142,6 +154,15 @@ def save_picture(game: Game, state: Any, view: int | None, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Set up the game from the command line, play it with the person at the keyboard, report."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # before the game started or after it ended (the game handles its own)
+        print("\nplay.py: interrupted", file=sys.stderr)
+        return 130
+
+
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main` without the handling of Ctrl-C outside the game."""
     args = parse_args(argv)
 
     # -- check everything before the game starts: mistakes stop at once with one line, exit 2 --------
@@ -188,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
             fail(f"--show-image: {args.game} has no pictures")
         except ImportError as err:
             fail(f"--show-image: {err}")
+    if args.save_replay is not None:
+        try:
+            check_writable(args.save_replay)
+        except OSError as err:
+            fail(f"--save-replay {args.save_replay} cannot be written: {err}")
 
     # -- the game ------------------------------------------------------------------------------------
     you = game.agents[seat]
@@ -230,6 +256,14 @@ def main(argv: list[str] | None = None) -> int:
             recorder.replay().save(args.save_replay)
             print(f"play.py: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        steps = len(recorder.steps)
+        message = f"the game was abandoned after {steps} steps (seed {seed}, {you})"
+        print(f"\nplay.py: interrupted; {message}", file=sys.stderr)
+        if args.save_replay is not None:
+            recorder.replay(rebuild=True).save(args.save_replay)
+            print(f"play.py: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
+        return 130
 
     # -- the end: everything is shown -----------------------------------------------------------------
     print()
