@@ -95,6 +95,14 @@ class Fields:
             out.append(int(item))
         return out
 
+    def bools(self, key: str, length: int | None = None) -> list[bool]:
+        """A list of ``true`` / ``false``, of ``length`` items if given."""
+        value = self.list(key, length)
+        for i, item in enumerate(value):
+            if not isinstance(item, (bool, np.bool_)):
+                raise self.fail(key, f"item {i} must be true or false, got {item!r}")
+        return [bool(item) for item in value]
+
     def list(self, key: str, length: int | None = None) -> list[Any]:
         """A list (of anything), of ``length`` items if given."""
         value = self.get(key)
