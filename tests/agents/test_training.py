@@ -310,6 +310,32 @@ def test_a_run_killed_at_random_moments_resumes_bit_identical(uninterrupted, tmp
     assert tree(moved) == before
 
 
+def test_masked_dqn_killed_in_a_checkpoint_write_resumes_bit_identical(tmp_path):
+    """DQN's checkpoint adds its replay buffer: killed while writing it, the run still resumes exactly."""
+    from boardenvs_agents.learning.run import start_run
+
+    dqn = ROOT / "configs" / "sorry_v0" / "dqn.yaml"
+    settings = [
+        "game_options.num_players=2", "total_timesteps=768", "checkpoint_every=128", "eval.every=256",
+        "eval.games=2", "hyperparameters.learning_starts=64", "hyperparameters.buffer_size=500",
+        "hyperparameters.batch_size=32", "hyperparameters.target_update_interval=100",
+    ]  # fmt: skip
+    reference = start_run(load_config(dqn, settings), tmp_path, "reference", progress=False).run_dir
+    run = tmp_path / "killed"
+    args = ["--config", str(dqn), *sets(settings), "--runs", str(tmp_path), "--name", "killed"]
+    env = {**os.environ, "KILL_AT": "write:5"}  # the second checkpoint's replay_buffer.pkl, half written
+    command = [sys.executable, str(FAULTY), *args, "--no-progress"]
+    killed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    resumed = run_train("--resume", str(run), "--no-progress", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"resuming {run} at step 128" in resumed.stderr
+    metrics, expected = (json.loads((r / "metrics.json").read_text()) for r in (run, reference))
+    assert (metrics["timesteps"], metrics["n_updates"]) == (expected["timesteps"], expected["n_updates"])
+    assert eval_rows(run) == eval_rows(reference)
+    assert same_tensors(weights(run), weights(reference))
+
+
 def copy_run(run, tmp_path):
     target = tmp_path / "copy"
     shutil.copytree(run, target)
