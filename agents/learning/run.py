@@ -134,7 +134,7 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
             )
     try:
         saved = load_config(config_file)
-        config = load_config(config_file, overrides)
+        config = load_config(config_file, overrides) if overrides else saved
     except OptionError as err:
         raise RunError(str(err)) from err
     checkpoint = _load_checkpoint(run_dir, config)

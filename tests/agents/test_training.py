@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -257,13 +258,23 @@ def test_a_run_killed_at_random_moments_resumes_bit_identical(uninterrupted, tmp
     run = tmp_path / "a" / "run"
     fresh = ["--config", str(PPO), *sets(RUN), "--runs", str(run.parent), "--name", "run", "--no-progress"]
 
+    def newest(run_dir):
+        return max((int(p.name.split("_")[1]) for p in (run_dir / "checkpoint").glob("step_*")), default=-1)
+
     def session(args, kill_after=None, env_kill=None):
+        """One process of the run; ``kill_after``: SIGKILL that many seconds after its first checkpoint
+        (so the kill lands in training, an evaluation or a write, whatever the machine's load)."""
         env = {**os.environ, **({"KILL_AT": env_kill} if env_kill else {})}
+        run_dir = Path(args[args.index("--resume") + 1]) if "--resume" in args else run
+        start = newest(run_dir)
         proc = subprocess.Popen(
             [sys.executable, str(FAULTY), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
         if kill_after is not None:
+            deadline = time.monotonic() + 180
+            while proc.poll() is None and newest(run_dir) <= start and time.monotonic() < deadline:
+                time.sleep(0.02)
             try:
                 proc.wait(timeout=kill_after)
             except subprocess.TimeoutExpired:
@@ -276,7 +287,7 @@ def test_a_run_killed_at_random_moments_resumes_bit_identical(uninterrupted, tmp
     assert code == -signal.SIGKILL, err[-2000:]
     assert leftovers(run), "the killed write left nothing to clean up"
     # 2. resumed, killed at a random moment
-    code, err = session(["--resume", str(run), "--no-progress"], kill_after=rng.uniform(4, 9))
+    code, err = session(["--resume", str(run), "--no-progress"], kill_after=rng.uniform(0, 2))
     assert code in (0, -signal.SIGKILL), err[-2000:]
     # 3. the run directory moves; resumed there, killed just before a checkpoint folder is renamed
     moved = tmp_path / "b" / "moved"
@@ -285,7 +296,7 @@ def test_a_run_killed_at_random_moments_resumes_bit_identical(uninterrupted, tmp
     code, err = session(["--resume", str(moved), "--no-progress"], env_kill="rename:2")
     assert code in (0, -signal.SIGKILL), err[-2000:]
     # 4. killed at random again, then resumed to the end
-    code, err = session(["--resume", str(moved), "--no-progress"], kill_after=rng.uniform(4, 9))
+    code, err = session(["--resume", str(moved), "--no-progress"], kill_after=rng.uniform(0, 2))
     assert code in (0, -signal.SIGKILL), err[-2000:]
     code, err = session(["--resume", str(moved), "--no-progress"])
     assert code == 0, err[-3000:]
