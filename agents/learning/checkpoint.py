@@ -32,7 +32,7 @@ KEEP = 2
 FORMAT = 1
 STATE = "state.json"
 _STEP = re.compile(r"step_(\d+)")
-_LEFTOVER = re.compile(r"\..+\.(tmp|old)\d+")
+_LEFTOVER = re.compile(r"\..+\.(tmp|old)\d+(\.zip|\.pkl)?")
 
 
 class CheckpointError(Exception):
