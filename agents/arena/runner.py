@@ -436,8 +436,8 @@ class Arena:
                         for task in itertools.islice(queue, 1):
                             pending.add(pool.submit(_play_in_worker, task))
             except BaseException:  # Ctrl-C, an error, or the caller stopped early: stop the games at once
-                for future in pending:
-                    future.cancel()
+                # (No future.cancel() first: Python 3.11's pool then fails on the cancelled futures as it
+                # marks them broken, printing a traceback from its thread.)
                 for worker in set(multiprocessing.active_children()) - before:
                     worker.terminate()
                 raise

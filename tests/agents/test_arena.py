@@ -433,7 +433,7 @@ def alive(pid: int) -> bool:
 @pytest.mark.parametrize("how", ["ctrl-c", "sigkill"])
 def test_an_interrupted_evaluation_keeps_its_games_and_leaves_no_workers(tmp_path, how):
     out = tmp_path / "eval"
-    args = ["--game", "sorry_v0", "--agent", "mcts:sims=200", "--opponent", "random", "--games", "40",
+    args = ["--game", "sorry_v0", "--agent", "mcts:sims=50", "--opponent", "random", "--games", "40",
             "--workers", "2", "--out", str(out), "--no-progress"]  # fmt: skip
     proc = subprocess.Popen(
         [sys.executable, str(REPO / "scripts" / "evaluate.py"), *args],
