@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,18 @@ class Policy(ABC):
         """Start a new game; a seed makes the policy's choices reproducible from here."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+    def state_dict(self) -> dict[str, Any]:
+        """JSON-able state that the policy's next choices depend on: its generator (see
+        :meth:`load_state_dict`). Policies with more memory than a generator add to it."""
+        return {"rng": self.rng.bit_generator.state}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` in place (a generator shared with helpers stays shared)."""
+        try:
+            self.rng.bit_generator.state = data["rng"]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{self.name}: bad policy state {data!r}: {err}") from err
 
     @abstractmethod
     def act(self, state: State) -> int:

@@ -208,6 +208,10 @@ class TerminalGame:
             return "You win!" if returns.count(best) == 1 else "A draw, and you share it."
         return "You lose." if mine < best else "Nobody wins."
 
-    def save_replay(self, path: str | Path) -> None:
-        """Write the game so far (finished or not) as a replay file for ``scripts/replay.py``."""
-        self.recorder.replay().save(path)
+    def save_replay(self, path: str | Path, interrupted: bool = False) -> None:
+        """Write the game so far (finished or not) as a replay file for ``scripts/replay.py``.
+
+        ``interrupted=True`` (Ctrl-C, which may land inside a step): the final state is rebuilt from
+        the recorded steps instead of taken from the live state.
+        """
+        self.recorder.replay(rebuild=interrupted).save(path)

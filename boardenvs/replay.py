@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,10 @@ FORMAT = "boardenvs-replay"
 VERSION = 1
 #: Lines of text under each picture frame (a header and the moves since the last frame).
 CAPTION_LINES = 3
+#: How chance outcomes can follow from a replay's seed (its ``chance_rng`` field): the generator
+#: ``np.random.default_rng(seed)`` (also what a PettingZoo env's ``reset(seed=seed)`` makes), or one
+#: seeded with the first seed :func:`derive_seeds` derives (``play_game``, ``record_game``, play.py).
+CHANCE_RNGS = ("default_rng(seed)", "default_rng(derive_seeds(seed, 1)[0])")
 
 
 class ReplayError(ValueError):
@@ -80,7 +85,10 @@ class Replay:
         players: a label per seat (agent specs such as ``"human"``, ``"random"``), possibly empty.
         returns: each seat's return at the end, or ``None`` for a game that did not finish.
         final_state: :meth:`State.to_dict` of the last state; :meth:`verify` checks the replay reaches
-            it exactly.
+            it exactly (every file has one).
+        chance_rng: which of :data:`CHANCE_RNGS` drew the chance outcomes from ``seed`` (found when the
+            replay is made), or ``None`` (no seed, no chance, or another generator); with it,
+            :meth:`verify` checks the outcomes follow from the seed, so a changed seed is refused.
     """
 
     game: str
@@ -90,6 +98,7 @@ class Replay:
     players: list[str] = field(default_factory=list)
     returns: list[float] | None = None
     final_state: dict[str, Any] | None = None
+    chance_rng: str | None = None
 
     # -- the game ---------------------------------------------------------------------------------
     def make_game(self) -> Game:
@@ -136,12 +145,27 @@ class Replay:
         return state
 
     def verify(self) -> State:
-        """Replay every step and check the recorded end: the final state and the returns.
+        """Replay every step and check the recorded end (the final state and the returns), the
+        players list (empty or one label per seat) and that the chance outcomes follow from the seed.
 
-        Returns the final state. Raises :class:`ReplayError` if anything differs (an illegal step, or
-        rules that changed since the game was recorded).
+        Returns the final state. Raises :class:`ReplayError` if anything differs (an illegal step, a
+        changed seed, or rules that changed since the game was recorded).
         """
-        state = self.final()
+        game = self.make_game()
+        if self.players and len(self.players) != game.num_players:
+            raise ReplayError(
+                f"replay of {self.game}: {len(self.players)} player labels for {game.num_players} seats"
+            )
+        state = self.final(game)
+        if self.chance_rng is not None:
+            if self.seed is None:
+                raise ReplayError(f"replay of {self.game}: chance_rng {self.chance_rng!r} but no seed")
+            mismatch = _chance_mismatch(game, self.steps, self.seed, self.chance_rng)
+            if mismatch is not None:
+                raise ReplayError(
+                    f"replay of {self.game}: the chance outcome of step {mismatch + 1} is not the one seed "
+                    f"{self.seed} draws: the seed or the steps were changed"
+                )
         if self.final_state is not None and state.to_dict() != self.final_state:
             raise ReplayError(
                 f"replay of {self.game} does not reach the recorded final state: the rules or the "
@@ -315,6 +339,7 @@ class Replay:
             "steps": [[int(p), int(a)] for p, a in self.steps],
             "returns": None if self.returns is None else [float(r) for r in self.returns],
             "final_state": self.final_state,
+            "chance_rng": self.chance_rng,
         }
 
     @classmethod
@@ -359,8 +384,11 @@ class Replay:
         ):
             raise ReplayError(f"{where}: returns must be a list of numbers or null")
         final_state = data.get("final_state")
-        if final_state is not None and not isinstance(final_state, dict):
-            raise ReplayError(f"{where}: final_state must be a state dict or null")
+        if not isinstance(final_state, dict):
+            raise ReplayError(f"{where}: no final_state (the state dict of the last position)")
+        chance_rng = data.get("chance_rng")
+        if chance_rng is not None and chance_rng not in CHANCE_RNGS:
+            raise ReplayError(f"{where}: chance_rng must be null or one of {CHANCE_RNGS}, got {chance_rng!r}")
         return cls(
             game=name,
             options=options,
@@ -369,6 +397,7 @@ class Replay:
             players=list(players),
             returns=None if returns is None else [float(r) for r in returns],
             final_state=final_state,
+            chance_rng=chance_rng,
         )
 
     def save(self, path: str | Path) -> Path:
@@ -392,6 +421,8 @@ class Replay:
             data = json.loads(path.read_text())
         except (UnicodeDecodeError, json.JSONDecodeError) as err:
             raise ReplayError(f"{path} is not a boardenvs replay (not JSON: {err})") from err
+        except RecursionError as err:
+            raise ReplayError(f"{path} is not a boardenvs replay (nested too deeply to read)") from err
         replay = cls.from_dict(data, game=game, where=str(path))
         if verify:
             try:
@@ -434,9 +465,19 @@ class Recorder:
         while self.state.current_player() == CHANCE:
             self.apply(self.state.sample_chance(rng))
 
-    def replay(self) -> Replay:
-        """The record so far (an unfinished game has ``returns=None``)."""
-        return _make_replay(self.game, self.state, self.steps, self.seed, self.players)
+    def replay(self, rebuild: bool = False) -> Replay:
+        """The record so far (an unfinished game has ``returns=None``).
+
+        ``rebuild=True`` takes the final state from the recorded steps replayed, not from the live
+        state: after an interruption (Ctrl-C) in the middle of :meth:`apply`, the live state may be
+        a step ahead of the record, or half changed.
+        """
+        state = self.state
+        if rebuild:
+            state = self.game.new_initial_state()
+            for index, (player, action) in enumerate(self.steps):
+                _apply_step(state, index, player, action, self.game.agents)
+        return _make_replay(self.game, state, self.steps, self.seed, self.players)
 
 
 def record_game(
@@ -558,6 +599,32 @@ class RecordingEnv:
         return _make_replay(self._raw.game, self._shadow, self._steps, self._seed, self.players)
 
 
+def check_writable(path: str | Path, directory: bool = False) -> Path:
+    """Check, before any work, that a file (or with ``directory``, a folder of files) can be written
+    at ``path``: missing parent folders are created, a file is created and removed again.
+
+    Raises:
+        OSError: saying why not (a folder where a file is wanted, no permission, a read-only disk).
+    """
+    path = Path(path)
+    if directory:
+        if path.exists() and not path.is_dir():
+            raise NotADirectoryError(f"{path} exists and is not a folder")
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".write_check{os.getpid()}"
+    else:
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a folder, not a file")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path
+    existed = probe.exists()
+    with open(probe, "a"):
+        pass
+    if not existed:
+        probe.unlink()
+    return path
+
+
 # -- pictures and text ----------------------------------------------------------------------------
 def write_gif(images: Sequence[Any], path: str | Path, duration: int = 600) -> Path:
     """Write ``images`` (PIL images of one size) as an animated GIF that loops, ``duration`` ms each."""
@@ -607,6 +674,10 @@ def _make_replay(
     game: Game, state: State, steps: list[tuple[int, int]], seed: int | None, players: list[str]
 ) -> Replay:
     done = state.is_terminal()
+    chance = any(player == CHANCE for player, _ in steps)
+    chance_rng = None
+    if seed is not None and chance:
+        chance_rng = next((c for c in CHANCE_RNGS if _chance_mismatch(game, steps, seed, c) is None), None)
     return Replay(
         game=game.name,
         options=options_to_dict(game.options),
@@ -615,7 +686,23 @@ def _make_replay(
         players=list(players),
         returns=[float(r) for r in state.returns()] if done else None,
         final_state=state.to_dict(),
+        chance_rng=chance_rng,
     )
+
+
+def _chance_mismatch(game: Game, steps: Sequence[tuple[int, int]], seed: int, chance_rng: str) -> int | None:
+    """The index of the first chance step that the generator ``chance_rng`` of ``seed`` does not draw
+    (``None``: they all follow); a step that does not replay counts as a mismatch."""
+    rng = np.random.default_rng(seed if chance_rng == CHANCE_RNGS[0] else derive_seeds(seed, 1)[0])
+    state = game.new_initial_state()
+    for index, (player, action) in enumerate(steps):
+        try:
+            if player == CHANCE and state.current_player() == CHANCE and state.sample_chance(rng) != action:
+                return index
+            state.apply_action(action)
+        except (IllegalActionError, ValueError, IndexError):
+            return index
+    return None
 
 
 def _apply_step(state: State, index: int, player: int, action: int, agents: Sequence[str]) -> None:

@@ -28,8 +28,10 @@ Prints Markdown tables (and OpenSkill ratings when there are several agents). ``
 interruption and only the missing games are played), ``games.csv``, ``summary.json``,
 ``win_rates.png`` and, with ``--curves``, ``learning_curves.png`` from training ``eval.csv`` logs.
 ``--json FILE`` writes every game's result to one JSON file. Bad specs, missing model files and models
-for another game or player count stop at once with a one-line message and exit code 2. The work is
-done by :mod:`boardenvs_agents.arena.evaluation` and :class:`boardenvs_agents.arena.runner.Arena`.
+for another game or player count stop at once with a one-line message and exit code 2. Ctrl-C stops
+the workers and exits with code 130 (the games in ``games.jsonl`` are kept); worker processes exit
+by themselves if this process is killed. The work is done by :mod:`boardenvs_agents.arena.evaluation`
+and :class:`boardenvs_agents.arena.runner.Arena`.
 """
 
 from __future__ import annotations
@@ -158,6 +160,14 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
     except ValueError as err:  # a results file of another arena
         fail(str(err))
+    except KeyboardInterrupt:
+        kept = (
+            f"finished games are kept in {args.out / 'games.jsonl'}; the same command plays the rest"
+            if args.out is not None
+            else "nothing was kept (give --out DIR to keep finished games and resume)"
+        )
+        print(f"\nevaluate.py: interrupted; {kept}", file=sys.stderr)
+        raise SystemExit(130) from None
     text, ratings = evaluation_text(game, matchups, results, config.seed, time.perf_counter() - start)
     print(text)
     if args.json is not None:

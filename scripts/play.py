@@ -17,7 +17,8 @@ picture of your view to a PNG file before each of your moves. The game is
 :class:`boardenvs_agents.play.TerminalGame`.
 
 Exit codes: 0 the game was played to its end; 1 the input ended (or you typed ``quit``) before it
-did; 2 a bad command line.
+did; 2 a bad command line (an unwritable ``--save-replay`` path included, found before the game
+starts); 130 Ctrl-C (the game so far is saved with ``--save-replay``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from boardenvs.replay import check_writable
 from boardenvs_agents.cli import fail, parse_game_options, prog, split_specs
 from boardenvs_agents.human import HumanQuit
 from boardenvs_agents.play import TerminalGame
@@ -46,7 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "(default random); e.g. 'heuristic', 'random,heuristic', 'mcts:sims=100', 'ppo:sorry_v0'",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=int, default=None,
+        "--seed", default=None,
         help="game seed (chance and the agents); default: a fresh one, printed",
     )  # fmt: skip
     parser.add_argument(
@@ -69,7 +71,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     """Set up the game from the command line, play it with the person at the keyboard, report."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:  # before the game started or after it ended (the game handles its own)
+        print(f"\n{prog()}: interrupted", file=sys.stderr)
+        return 130
+
+
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main` without the handling of Ctrl-C outside the game."""
     args = parse_args(argv)
+    if args.seed is not None:
+        try:
+            args.seed = int(args.seed)
+        except ValueError:
+            fail(f"argument --seed: must be an integer >= 0, got {args.seed!r}")
+        if args.seed < 0:
+            fail(f"argument --seed: must be an integer >= 0, got {args.seed}")
     try:  # everything is checked before the game starts: a mistake stops at once, one line, exit 2
         options = parse_game_options(args.option)
         if args.num_players is not None:
@@ -80,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     except (ValueError, ImportError) as err:
         fail(str(err))
+    if args.save_replay is not None:
+        try:
+            check_writable(args.save_replay)
+        except OSError as err:
+            fail(f"--save-replay {args.save_replay} cannot be written: {err}")
     try:
         table.play()
     except HumanQuit as err:
@@ -92,6 +115,14 @@ def main(argv: list[str] | None = None) -> int:
             table.save_replay(args.save_replay)
             print(f"{prog()}: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        steps = len(table.recorder.steps)
+        message = f"the game was abandoned after {steps} steps (seed {table.seed}, {table.you})"
+        print(f"\n{prog()}: interrupted; {message}", file=sys.stderr)
+        if args.save_replay is not None:
+            table.save_replay(args.save_replay, interrupted=True)
+            print(f"{prog()}: the unfinished game was saved to {args.save_replay}", file=sys.stderr)
+        return 130
     if args.save_replay is not None:
         table.save_replay(args.save_replay)
         print(f"Replay saved to {args.save_replay}; see it with: python scripts/replay.py {args.save_replay}")

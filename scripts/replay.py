@@ -15,7 +15,8 @@ show the states where a player decides and the last one (``--every-state``: ever
 included), each with a caption of the moves since the previous frame (``--no-caption`` leaves it out;
 a GIF then merges identical frames). They need Pillow: ``pip install "boardenvs[render]"``.
 
-Exit codes: 0 done; 2 a bad command line or a file that is not a valid replay.
+Exit codes: 0 done; 2 a bad command line (an unwritable ``--gif`` or ``--frames`` path included) or a
+file that is not a valid replay.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from boardenvs.replay import Replay, ReplayError, write_gif, write_pngs
+from boardenvs.replay import Replay, ReplayError, check_writable, write_gif, write_pngs
 from boardenvs_agents.cli import fail
 
 
@@ -79,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         fail(str(err))
 
     exporting = args.gif is not None or args.frames is not None
+    for option, path, folder in (("--gif", args.gif, False), ("--frames", args.frames, True)):
+        if path is not None:
+            try:
+                check_writable(path, directory=folder)
+            except OSError as err:
+                fail(f"{option} {path} cannot be written: {err}")
     if args.text or args.boards or not exporting:
         print(replay.to_text(view=view, boards=args.boards))
     if not exporting:
@@ -89,12 +96,15 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"{replay.game} has no pictures yet")
     except ImportError as err:
         fail(str(err))
-    if args.gif is not None:
-        write_gif(images, args.gif, args.duration)
-        print(f"wrote {args.gif}: {len(images)} frames, {args.duration} ms each")
-    if args.frames is not None:
-        paths = write_pngs(images, args.frames)
-        print(f"wrote {len(paths)} frames to {args.frames}/")
+    try:
+        if args.gif is not None:
+            write_gif(images, args.gif, args.duration)
+            print(f"wrote {args.gif}: {len(images)} frames, {args.duration} ms each")
+        if args.frames is not None:
+            paths = write_pngs(images, args.frames)
+            print(f"wrote {len(paths)} frames to {args.frames}/")
+    except OSError as err:  # the disk filled up, or the folder went away meanwhile
+        fail(f"cannot write the pictures: {err}")
     return 0
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -78,6 +81,42 @@ def test_the_end_of_the_input_mid_game_exits_1_with_a_clear_message(tmp_path):
     assert not replay.finished and replay.num_decisions >= 2
 
 
+def test_ctrl_c_mid_game_saves_the_game_so_far_and_exits_130(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--game", "sorry_v0", "--num-players", "2", "--seed", "4",
+         "--save-replay", str(tmp_path / "part.json")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    proc.stdin.write("1\n1\n")  # two moves, then the game waits for the third
+    proc.stdin.flush()
+    moves = 0
+    for line in proc.stdout:
+        moves += "(you):" in line
+        if moves == 2:
+            break
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "play.py: interrupted; the game was abandoned after" in err and "Traceback" not in err
+    assert f"the unfinished game was saved to {tmp_path / 'part.json'}" in err
+    replay = Replay.load(tmp_path / "part.json")  # checked: every step replays to the saved end
+    assert not replay.finished and replay.num_decisions >= 2 and replay.seed == 4
+
+
+def test_an_unwritable_replay_path_stops_before_the_game(tmp_path):
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    for path, message in [(tmp_path, "is a folder, not a file"), (a_file / "game.json", "cannot be written")]:
+        proc = play("--seed", "1", "--save-replay", path, answers="1\n" * 2000)
+        assert proc.returncode == 2
+        assert f"play.py: error: --save-replay {path} cannot be written" in proc.stderr
+        assert message in proc.stderr
+        assert "players, seed" not in proc.stdout  # the game never started
+        assert "Traceback" not in proc.stderr
+
+
 def test_the_kyonshi_is_never_told_hunter_squares_or_directions():
     proc = play(
         "--game", "gangsi_v0", "--num-players", "3", "--seat", "kyonshi", "--opponents", "random",
@@ -114,6 +153,8 @@ def test_opponent_specs_per_seat_and_a_random_seat():
         (("--option", "slide_rule=sideways"), "slide_rule"),
         (("--option", "nonsense"), "--option takes key=value, got 'nonsense'"),
         (("--option", "colour=red"), "unknown option 'colour'"),
+        (("--seed", "-5"), "argument --seed: must be an integer >= 0, got -5"),
+        (("--seed", "many"), "argument --seed: must be an integer >= 0, got 'many'"),
     ],
 )
 def test_a_bad_command_line_exits_2_with_a_message(args, message):

@@ -132,6 +132,14 @@ def write(tmp_path, data, name="bad.json"):
     return path
 
 
+def final_after(data, stop):
+    """The state dict after the steps of ``data`` up to ``stop``."""
+    state = make_game(data["game"], **data["options"]).new_initial_state()
+    for _, action in data["steps"][:stop]:
+        state.apply_action(action)
+    return state.to_dict()
+
+
 def first_decision(data):
     return next(i for i, (player, _) in enumerate(data["steps"]) if player != CHANCE)
 
@@ -155,7 +163,12 @@ def test_the_file_says_its_format_and_version(saved):
         (lambda d: {**d, "options": {**d["options"], "num_players": 9}}, "options do not make a game"),
         (lambda d: {**d, "steps": [[0, "x"]]}, "steps must be a list"),
         (lambda d: {**d, "steps": d["steps"][:-4]}, "does not reach the recorded final state"),
-        (lambda d: {**d, "steps": d["steps"][:-4], "final_state": None}, "its last state is not terminal"),
+        (lambda d: {**d, "steps": d["steps"][:-4], "final_state": final_after(d, -4)}, "is not terminal"),
+        (lambda d: {k: v for k, v in d.items() if k != "final_state"}, "no final_state"),
+        (lambda d: {**d, "final_state": None}, "no final_state"),
+        (lambda d: {**d, "players": ["random"]}, "1 player labels for 2 seats"),
+        (lambda d: {**d, "chance_rng": "os.urandom"}, "chance_rng must be null or one of"),
+        (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         (lambda d: {**d, "returns": [-1.0, 1.0] if d["returns"][0] > 0 else [1.0, -1.0]}, "recorded returns"),
         (lambda d: {**d, "steps": d["steps"] + [[0, 0]]}, "the game is already over"),
     ],
@@ -165,6 +178,31 @@ def test_a_bad_file_is_refused_with_a_message_that_says_why(tmp_path, saved, cha
     path = write(tmp_path, change(data))
     with pytest.raises(ReplayError, match=message):
         Replay.load(path)
+
+
+def test_the_replay_says_how_its_chance_follows_from_its_seed(tmp_path):
+    game = make_game("sorry_v0", num_players=2)
+    recorder, chance = Recorder(game, seed=3), np.random.default_rng(3)  # chance from default_rng(seed)
+    for _ in range(20):
+        recorder.play_chance(chance)
+        recorder.apply(recorder.state.legal_actions()[0])
+    assert recorder.replay().chance_rng == "default_rng(seed)"
+    mixed, _ = play_recorded("sorry_v0", {"num_players": 2}, seed=3)  # one generator for chance and moves
+    assert mixed.replay().chance_rng is None
+    replay = record_game(game, [make_policy("random", "sorry_v0") for _ in range(2)], seed=5)
+    assert replay.chance_rng == "default_rng(derive_seeds(seed, 1)[0])"  # as play_game draws it
+    env = RecordingEnv(boardenvs.make("sorry_v0", num_players=2))
+    env.reset(seed=7)
+    while not all(env.terminations.values()) and not all(env.truncations.values()):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(np.flatnonzero(mask)[0]))
+    assert env.replay().chance_rng == "default_rng(seed)"
+    other = Recorder(game, seed=11)  # chance drawn with some other generator: no claim, no check
+    other.play_chance(np.random.default_rng(999))
+    assert other.replay().chance_rng is None
+    changed = replay.to_dict() | {"seed": 6}
+    with pytest.raises(ReplayError, match="not the one seed 6 draws"):
+        Replay.load(write(tmp_path, changed))
 
 
 def test_an_illegal_action_on_replay_names_the_step(tmp_path, saved):
@@ -386,3 +424,18 @@ def test_replay_script_refuses_bad_input_with_exit_code_2(tmp_path, saved):
     proc = run_script(path, "--view", "kyonshi")
     assert proc.returncode == 2 and "--view must be 'all', a seat 0-1 or an agent name" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_replay_script_refuses_unwritable_picture_paths_before_drawing(tmp_path, saved):
+    path, _ = saved
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    for args, message in [
+        (("--gif", tmp_path), f"--gif {tmp_path} cannot be written: {tmp_path} is a folder"),
+        (("--gif", a_file / "out.gif"), "--gif"),
+        (("--frames", a_file), f"--frames {a_file} cannot be written: {a_file} exists and is not a folder"),
+    ]:
+        proc = run_script(path, *args)
+        assert proc.returncode == 2, proc.stderr
+        assert message in proc.stderr and "Traceback" not in proc.stderr
+        assert "wrote" not in proc.stdout

@@ -43,7 +43,10 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -413,11 +416,12 @@ class Arena:
             return
         specs = {label: self.specs[label] for label in sorted(labels)}
         context = multiprocessing.get_context(_start_method())
+        before = set(multiprocessing.active_children())
         with ProcessPoolExecutor(
             min(workers, len(tasks)),
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.game, specs),
+            initargs=(self.game, specs, os.getpid()),
         ) as pool:
             pending: set[Future[GameResult]] = set()
             queue = iter(tasks)
@@ -431,9 +435,12 @@ class Arena:
                         yield future.result()
                         for task in itertools.islice(queue, 1):
                             pending.add(pool.submit(_play_in_worker, task))
-            finally:
-                for future in pending:
-                    future.cancel()
+            except BaseException:  # Ctrl-C, an error, or the caller stopped early: stop the games at once
+                # (No future.cancel() first: Python 3.11's pool then fails on the cancelled futures as it
+                # marks them broken, printing a traceback from its thread.)
+                for worker in set(multiprocessing.active_children()) - before:
+                    worker.terminate()
+                raise
 
 
 def _start_method() -> str:
@@ -479,8 +486,15 @@ class _Seats:
 _WORKER: dict[str, _Seats] = {}
 
 
-def _init_worker(game: Game, specs: dict[str, str]) -> None:
-    """Build the worker's policies once (every game resets them with its own seeds)."""
+def _init_worker(game: Game, specs: dict[str, str], parent: int | None = None) -> None:
+    """Build the worker's policies once (every game resets them with its own seeds).
+
+    Ctrl-C is left to the parent (which stops the workers), and a worker whose parent died (SIGKILL)
+    exits within half a second instead of living on as an orphan.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     # One thread per worker, set before torch (if an agent needs it) is first imported: the workers
     # are the parallelism, and idle OpenMP threads spinning on a busy machine slow every game down.
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -489,6 +503,12 @@ def _init_worker(game: Game, specs: dict[str, str]) -> None:
     _WORKER["seats"] = _Seats(game, specs, first, set())
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _play_in_worker(task: Task) -> GameResult:

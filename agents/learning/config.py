@@ -10,7 +10,9 @@ message that names the key and the file.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+import math
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -135,13 +137,116 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
     if any(w < 0 for w in config.opponents.values()) or sum(config.opponents.values()) <= 0:
         raise OptionError(f"{where}opponents: weights must be non-negative with a positive sum")
     accepted = _init_parameters(algorithm_class(config.algo)) - {"self", "policy", "env"}
-    reserved = {"seed", "policy_kwargs", "tensorboard_log", "verbose", "device"}
+    reserved = {"seed", "policy_kwargs", "tensorboard_log", "verbose", "device", "_init_setup_model"}
     for key in config.hyperparameters:
         if key not in accepted or key in reserved:
             raise OptionError(
                 f"{where}hyperparameters.{key} is not a {config.algo} hyperparameter here; "
                 f"valid: {sorted(accepted - reserved)}"
             )
+    for key, value in config.hyperparameters.items():
+        if key in _HYPERPARAMETER_RULES:
+            allowed, ok = _HYPERPARAMETER_RULES[key]
+            if not ok(value):
+                raise OptionError(f"{where}hyperparameters.{key} must be {allowed}, got {value!r}")
+    _check_policy_kwargs(config, where)
+    _try_model(config, where)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _unit(v: Any) -> bool:
+    return _is_number(v) and 0 <= v <= 1
+
+
+#: What the common hyperparameters must be (description, check); the rest is left to the algorithm.
+_HYPERPARAMETER_RULES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "learning_rate": ("a positive number", lambda v: _is_number(v) and v > 0),
+    "n_steps": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "batch_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "n_epochs": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "gamma": ("a number in [0, 1]", _unit),
+    "gae_lambda": ("a number in [0, 1]", _unit),
+    "clip_range": ("a positive number", lambda v: _is_number(v) and v > 0),
+    "clip_range_vf": ("null or a positive number", lambda v: v is None or (_is_number(v) and v > 0)),
+    "normalize_advantage": ("true or false", lambda v: isinstance(v, bool)),
+    "ent_coef": ("a number >= 0", lambda v: _is_number(v) and v >= 0),
+    "vf_coef": ("a number >= 0", lambda v: _is_number(v) and v >= 0),
+    "max_grad_norm": ("a positive number", lambda v: _is_number(v) and v > 0),
+    "target_kl": ("null or a positive number", lambda v: v is None or (_is_number(v) and v > 0)),
+    "stats_window_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "buffer_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "learning_starts": ("an integer >= 0", lambda v: _is_int(v) and v >= 0),
+    "tau": ("a number in [0, 1]", _unit),
+    "train_freq": (
+        "an integer >= 1 or [integer >= 1, 'step' or 'episode']",
+        lambda v: (_is_int(v) and v >= 1)
+        or (isinstance(v, (list, tuple)) and len(v) == 2 and _is_int(v[0]) and v[0] >= 1
+            and v[1] in ("step", "episode")),
+    ),  # fmt: skip
+    "gradient_steps": ("an integer >= 1, or -1", lambda v: _is_int(v) and (v >= 1 or v == -1)),
+    "target_update_interval": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
+    "exploration_fraction": ("a number in [0, 1]", _unit),
+    "exploration_initial_eps": ("a number in [0, 1]", _unit),
+    "exploration_final_eps": ("a number in [0, 1]", _unit),
+    "optimize_memory_usage": ("true or false", lambda v: isinstance(v, bool)),
+}
+
+
+def _check_policy_kwargs(config: TrainConfig, where: str) -> None:
+    def layers(v: Any) -> bool:
+        return isinstance(v, (list, tuple)) and all(_is_int(n) and n >= 1 for n in v)
+
+    net_arch = config.policy_kwargs.get("net_arch", [])
+    ok = layers(net_arch) or (
+        config.algo == "ppo"
+        and isinstance(net_arch, dict)
+        and set(net_arch) <= {"pi", "vf"}
+        and all(layers(v) for v in net_arch.values())
+    )
+    if not ok:
+        shapes = "a list of layer sizes (integers >= 1)" + (
+            " or {pi: [...], vf: [...]}" if config.algo == "ppo" else ""
+        )
+        raise OptionError(f"{where}policy_kwargs.net_arch must be {shapes}, got {net_arch!r}")
+
+
+def _try_model(config: TrainConfig, where: str) -> None:
+    """Build the model once on the learner's spaces, so that what the rules above do not cover stops
+    here, before a run directory exists (a small replay buffer stands in for DQN's)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from boardenvs.registry import make_game
+    from boardenvs.wrappers.single_agent import SingleAgentEnv
+    from boardenvs_agents.learning.models import algorithm_class
+
+    def make() -> Any:
+        game = make_game(config.game, **config.game_options)
+        return SingleAgentEnv(game, "random", config.learner_seat, mask_in_observation=config.algo == "dqn")
+
+    kwargs = dict(config.hyperparameters)
+    if config.algo == "dqn":
+        kwargs["buffer_size"] = min(int(kwargs.get("buffer_size", 1000)), 1000)
+    policy = "MaskedDQNPolicy" if config.algo == "dqn" else "MlpPolicy"
+    env = DummyVecEnv([make] * config.n_envs)
+    try:
+        with warnings.catch_warnings():  # the run's own model repeats them
+            warnings.simplefilter("ignore")
+            policy_kwargs = dict(config.policy_kwargs) or None
+            algo = algorithm_class(config.algo)
+            algo(policy, env, device="cpu", policy_kwargs=policy_kwargs, verbose=0, **kwargs)
+    except (ValueError, TypeError, AssertionError, KeyError, AttributeError, RuntimeError) as err:
+        raise OptionError(
+            f"{where}hyperparameters / policy_kwargs: {config.algo} refuses them: {type(err).__name__}: {err}"
+        ) from err
+    finally:
+        env.close()
 
 
 def _init_parameters(cls: type) -> set[str]:

@@ -16,6 +16,8 @@ import json
 import os
 import subprocess
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -149,8 +151,31 @@ def load_model(path: str | Path, game: Game | None = None, device: str = "cpu") 
     metadata = read_metadata(path)
     if game is not None:
         check_compatible(metadata, game, path)
-    model = algorithm_class(metadata["algo"]).load(path, device=device)
+    with kept_global_generators():
+        model = algorithm_class(metadata["algo"]).load(path, device=device)
     return model, metadata
+
+
+@contextmanager
+def kept_global_generators() -> Iterator[None]:
+    """Restore the global generators (torch, numpy, ``random``) on the way out.
+
+    Loading an SB3 model reseeds all three with the seed it was trained with (``_setup_model``), and
+    building its network draws from torch's: a snapshot loaded into a self-play pool in the
+    learner's process must leave the learner's streams as they were, so that a run is the same
+    whether its envs live in this process or in others.
+    """
+    import random
+
+    import torch
+
+    python_state, numpy_state, torch_state = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try:
+        yield
+    finally:
+        random.setstate(python_state)
+        np.random.set_state(numpy_state)
+        torch.set_rng_state(torch_state)
 
 
 class LearnedPolicy(Policy):

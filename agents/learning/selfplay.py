@@ -6,6 +6,10 @@ reset it draws, for each other seat, a kind of opponent by the configured weight
 files written by the training loop every N steps and added with :meth:`OpponentPool.add_snapshot`
 (through ``vec_env.env_method("update_opponents", "add_snapshot", path)`` when envs run in other
 processes). Until the first snapshot exists, the ``self`` weight is shared among the other kinds.
+
+Snapshots are named by their path relative to the pool's ``root`` (a run directory) where they lie
+under it, so that the names a checkpoint stores (:meth:`OpponentPool.ref`, :meth:`OpponentPool.state_dict`)
+still hold after the run directory was moved or copied.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ class OpponentPool:
             ``"self"`` for snapshots of the learner.
         max_snapshots: how many of the newest snapshots are kept.
         game_options: the game's options (snapshots are checked against them when loaded).
+        root: the folder snapshot names are relative to (default: none, names are the paths given).
     """
 
     def __init__(
@@ -37,6 +42,7 @@ class OpponentPool:
         weights: Mapping[str, float],
         max_snapshots: int = 5,
         game_options: Mapping[str, Any] | None = None,
+        root: str | Path | None = None,
     ) -> None:
         if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
             raise ValueError(
@@ -53,19 +59,86 @@ class OpponentPool:
             for spec in self.weights
             if spec != "self"
         }
+        self.root = None if root is None else Path(root).absolute()
+        #: Names of the snapshots kept, oldest first (paths relative to ``root`` where under it).
         self.snapshot_paths: list[str] = []
         self._snapshots: list[Any] = []
+        self._retired: dict[str, Any] = {}
 
     def add_snapshot(self, path: str | Path) -> int:
         """Load a frozen copy of the learner from ``path``; returns the number of snapshots kept."""
-        from boardenvs_agents.learning.models import LearnedPolicy
-
-        game = make_game(self.game_name, **self.game_options)
-        self._snapshots.append(LearnedPolicy.from_file(path, game, name="self"))
-        self.snapshot_paths.append(str(path))
+        name = self._name(path)
+        self._snapshots.append(self._load(name))
+        self.snapshot_paths.append(name)
+        for name, policy in zip(self.snapshot_paths[: -self.max_snapshots], self._snapshots, strict=False):
+            self._retired[name] = policy  # may still be seated in the episode under way
         del self._snapshots[: -self.max_snapshots]
         del self.snapshot_paths[: -self.max_snapshots]
+        self._retired = {k: v for k, v in list(self._retired.items())[-self.max_snapshots :]}
         return len(self._snapshots)
+
+    def _name(self, path: str | Path) -> str:
+        path = Path(path).absolute()
+        if self.root is not None and path.is_relative_to(self.root):
+            return path.relative_to(self.root).as_posix()
+        return str(path)
+
+    def _load(self, name: str | Path) -> Any:
+        from boardenvs_agents.learning.models import LearnedPolicy
+
+        path = Path(name)
+        if self.root is not None and not path.is_absolute():
+            path = self.root / path
+        game = make_game(self.game_name, **self.game_options)
+        return LearnedPolicy.from_file(path, game, name="self")
+
+    # -- snapshots of the pool (exact resume of training) -------------------------------------------
+    def ref(self, policy: Any) -> list[str]:
+        """How an env snapshot names ``policy``: ``["baseline", spec]`` or ``["snapshot", name]``."""
+        for spec, baseline in self.baselines.items():
+            if baseline is policy:
+                return ["baseline", spec]
+        for name, snapshot in zip(self.snapshot_paths, self._snapshots, strict=True):
+            if snapshot is policy:
+                return ["snapshot", name]
+        for name, snapshot in self._retired.items():
+            if snapshot is policy:
+                return ["snapshot", name]
+        raise ValueError(f"{policy!r} is not an opponent of this pool")
+
+    def deref(self, ref: Any) -> Any:
+        """The opponent :meth:`ref` named (a snapshot no longer kept is loaded from its file again)."""
+        if not isinstance(ref, (list, tuple)) or len(ref) != 2 or ref[0] not in ("baseline", "snapshot"):
+            raise ValueError(f"an opponent reference is ['baseline', spec] or ['snapshot', name]: {ref!r}")
+        kind, name = ref
+        if kind == "baseline":
+            if name not in self.baselines:
+                raise ValueError(f"no baseline {name!r} in this pool (has {sorted(self.baselines)})")
+            return self.baselines[name]
+        if name in self.snapshot_paths:
+            return self._snapshots[self.snapshot_paths.index(name)]
+        if name not in self._retired:
+            self._retired[name] = self._load(name)
+        return self._retired[name]
+
+    def state_dict(self) -> dict[str, Any]:
+        """The pool's make-up: its baselines and the names of the snapshots kept (policies' own
+        generators are saved by the env for the seated ones; the others are reseeded when seated)."""
+        return {"baselines": list(self.baselines), "snapshots": list(self.snapshot_paths)}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Check the pool holds the snapshots of ``data`` (added first, with :meth:`add_snapshot`) and
+        add the baselines it lacks (the ``random`` stand-in used before the first snapshot)."""
+        if not isinstance(data, dict) or not {"baselines", "snapshots"} <= set(data):
+            raise ValueError(f"an opponent pool state has 'baselines' and 'snapshots', got {data!r}")
+        if list(data["snapshots"]) != self.snapshot_paths:
+            raise ValueError(
+                f"the pool holds snapshots {self.snapshot_paths}, the state has {list(data['snapshots'])}: "
+                "add the snapshots (add_snapshot) before loading the state"
+            )
+        for spec in data["baselines"]:
+            if spec not in self.baselines:
+                self.baselines[spec] = make_policy(spec, self.game_name, game_options=self.game_options)
 
     def kinds(self) -> tuple[list[str], np.ndarray]:
         """The opponent kinds on offer now and their probabilities."""

@@ -1,18 +1,18 @@
-"""The pieces of a training run that ``scripts/train.py`` puts together.
+"""The pieces of a training run that :mod:`boardenvs_agents.learning.run` puts together.
 
 * :func:`make_vec_env`: the single-agent view of the game
   (:func:`~boardenvs_agents.learning.envs.make_single_agent_env`), one learner seat per episode, the other
   seats from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, in one process or several;
-* callbacks for Stable-Baselines3: a progress bar, atomic checkpoints (:class:`CheckpointCallback`),
-  self-play snapshots (:class:`SelfPlayCallback`) and evaluation against baselines with seats rotated
-  (:class:`EvaluationCallback`);
+* callbacks for Stable-Baselines3: a progress bar, and, at rollout boundaries (after the update),
+  checkpoints (:class:`CheckpointCallback`, written by :mod:`boardenvs_agents.learning.run`), self-play
+  snapshots (:class:`SelfPlayCallback`) and evaluation against baselines with seats rotated
+  (:class:`EvaluationCallback`), each with a ``state_dict()`` for checkpoints;
 * :func:`evaluate_against`: win rates of a policy against a baseline with 95% Wilson intervals.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import math
 import time
 from collections.abc import Callable
@@ -65,10 +65,34 @@ class TimedEnv(gymnasium.Wrapper):
         """Forwarded to :meth:`SingleAgentEnv.update_opponents`."""
         return self.env.unwrapped.update_opponents(method, *args)  # type: ignore[attr-defined]
 
+    def state_dict(self) -> dict[str, Any]:
+        """:meth:`SingleAgentEnv.state_dict` and the episode in progress of SB3's ``Monitor``."""
+        monitor = self.env
+        assert isinstance(monitor, Monitor)
+        return {
+            "env": self.env.unwrapped.state_dict(),  # type: ignore[attr-defined]
+            "monitor": {
+                "rewards": [float(r) for r in monitor.rewards],
+                "needs_reset": monitor.needs_reset,
+                "total_steps": monitor.total_steps,
+            },
+        }
 
-def _env_factory(config: TrainConfig) -> Callable[[], gymnasium.Env]:
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict`: the env continues its episode without a reset."""
+        self.env.unwrapped.load_state_dict(data["env"])  # type: ignore[attr-defined]
+        monitor = self.env
+        assert isinstance(monitor, Monitor)
+        monitor.rewards = list(data["monitor"]["rewards"])
+        monitor.needs_reset = bool(data["monitor"]["needs_reset"])
+        monitor.total_steps = int(data["monitor"]["total_steps"])
+
+
+def _env_factory(config: TrainConfig, root: Path | None) -> Callable[[], gymnasium.Env]:
     def make() -> gymnasium.Env:
-        pool = OpponentPool(config.game, config.opponents, config.selfplay.max_snapshots, config.game_options)
+        pool = OpponentPool(
+            config.game, config.opponents, config.selfplay.max_snapshots, config.game_options, root=root
+        )
         # The masks keep every action the learner takes legal: one that is not is a bug to stop on, not a
         # lost game to learn from, so training asks for "raise" (the env's default is "lose").
         env = make_single_agent_env(
@@ -84,9 +108,12 @@ def _env_factory(config: TrainConfig) -> Callable[[], gymnasium.Env]:
     return make
 
 
-def make_vec_env(config: TrainConfig) -> VecEnv:
-    """``config.n_envs`` seeded copies of the learner's env, in this process or in subprocesses."""
-    fns = [_env_factory(config) for _ in range(config.n_envs)]
+def make_vec_env(config: TrainConfig, root: str | Path | None = None) -> VecEnv:
+    """``config.n_envs`` seeded copies of the learner's env, in this process or in subprocesses.
+
+    ``root``: the run directory, which self-play snapshot names are relative to.
+    """
+    fns = [_env_factory(config, None if root is None else Path(root)) for _ in range(config.n_envs)]
     vec: VecEnv = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
     vec.seed(config.seed)
     return vec
@@ -154,102 +181,111 @@ class ProgressCallback(BaseCallback):
             self.bar.close()
 
 
-class CheckpointCallback(BaseCallback):
-    """Writes ``checkpoint/model.zip`` (and DQN's replay buffer) every ``every`` steps, atomically.
+class BoundaryCallback(BaseCallback):
+    """Acts every ``every`` environment steps, at a rollout boundary (``every=0``: never).
 
-    ``checkpoint/state.json`` is written last, so it always names a complete checkpoint: a run killed
-    at any moment resumes from the last one, losing at most one interval.
+    It runs at the start of a rollout, that is after the update of the rollout before: what it
+    saves or measures was trained on every step counted, and a run resumed from a checkpoint taken
+    there continues exactly. :meth:`state_dict` is the step it last acted at, for checkpoints.
     """
 
-    def __init__(self, run_dir: Path, every: int, extra_state: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, every: int) -> None:
         super().__init__()
-        self.dir = Path(run_dir) / "checkpoint"
         self.every = every
-        self.extra_state = extra_state
         self.last = 0
 
-    def _on_training_start(self) -> None:
-        self.last = self.num_timesteps - self.num_timesteps % self.every
-
     def _on_step(self) -> bool:
-        if self.num_timesteps - self.last >= self.every:
-            self.last = self.num_timesteps - self.num_timesteps % self.every
-            self.save()
         return True
 
-    def save(self) -> None:
-        """Write the checkpoint now."""
-        step = self.num_timesteps
-        atomic_write(self.dir / "model.zip", lambda tmp: _save_zip(self.model, tmp))
-        if hasattr(self.model, "replay_buffer") and self.model.replay_buffer is not None:
-            atomic_write(self.dir / "replay_buffer.pkl", lambda tmp: _save_buffer(self.model, tmp))
-        state = {"num_timesteps": step, "time": time.time(), **self.extra_state()}
-        atomic_write(self.dir / "state.json", lambda tmp: tmp.write_text(json.dumps(state, indent=2)))
+    def _on_rollout_start(self) -> None:
+        step = self.model.num_timesteps
+        if self.every and step - self.last >= self.every:
+            self.last = step - step % self.every
+            self.act()
+
+    def act(self) -> None:
+        """What to do at the boundary (subclasses)."""
+
+    def state_dict(self) -> dict[str, Any]:
+        """The callback's state, JSON-able."""
+        return {"last": self.last}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.last = int(data["last"])
 
 
-def _save_zip(model: Any, tmp: Path) -> None:
-    model.save(tmp)
-    if not tmp.exists():  # SB3 appends .zip to names without it
-        tmp.with_name(tmp.name + ".zip").rename(tmp)
+class CheckpointCallback(BoundaryCallback):
+    """Calls ``save()`` every ``every`` steps at a rollout boundary (the run writes the checkpoint)."""
+
+    def __init__(self, every: int, save: Callable[[], Any]) -> None:
+        super().__init__(every)
+        self.save = save
+
+    def act(self) -> None:
+        """Write the checkpoint."""
+        self.save()
 
 
-def _save_buffer(model: Any, tmp: Path) -> None:
-    model.save_replay_buffer(tmp)
-    if not tmp.exists():
-        tmp.with_name(tmp.name + ".pkl").rename(tmp)
+class SelfPlayCallback(BoundaryCallback):
+    """Every ``every`` steps, saves a frozen snapshot of the learner and adds it to every env's pool.
 
-
-class SelfPlayCallback(BaseCallback):
-    """Every ``every`` steps, saves a frozen snapshot of the learner and adds it to every env's pool."""
+    Snapshots are ``snapshots/step_<N>.zip`` in the run directory; :attr:`paths` lists them relative
+    to it (a moved or copied run directory keeps them).
+    """
 
     def __init__(self, run_dir: Path, every: int, metadata: Callable[[], dict[str, Any]]) -> None:
-        super().__init__()
-        self.dir = Path(run_dir) / "snapshots"
-        self.every = every
+        super().__init__(every)
+        self.run_dir = Path(run_dir)
         self.metadata = metadata
         self.paths: list[str] = []
-        self.last = 0
 
-    def _on_training_start(self) -> None:
-        self.last = self.num_timesteps - self.num_timesteps % self.every
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps - self.last >= self.every:
-            self.last = self.num_timesteps - self.num_timesteps % self.every
-            path = save_model(self.model, self.dir / f"step_{self.num_timesteps}.zip", self.metadata())
-            self.add(str(path))
-        return True
+    def act(self) -> None:
+        """Save a snapshot now and add it to the pools."""
+        path = save_model(
+            self.model, self.run_dir / "snapshots" / f"step_{self.model.num_timesteps}.zip", self.metadata()
+        )
+        self.add(path.relative_to(self.run_dir).as_posix())
 
     def add(self, path: str, env: VecEnv | None = None) -> None:
-        """Add an existing snapshot file to every env's pool (of ``env``, default the training env)."""
-        (env or self.training_env).env_method("update_opponents", "add_snapshot", path)
+        """Add a snapshot file (relative to the run directory) to every env's pool of ``env``
+        (default: the training env)."""
+        (env or self.training_env).env_method("update_opponents", "add_snapshot", str(self.run_dir / path))
         self.paths.append(path)
 
+    def state_dict(self) -> dict[str, Any]:
+        """The last snapshot step and the snapshots taken (relative paths)."""
+        return {"last": self.last, "paths": list(self.paths)}
 
-class EvaluationCallback(BaseCallback):
+    def load_state_dict(self, data: dict[str, Any], env: VecEnv | None = None, keep: int = 0) -> None:
+        """Restore :meth:`state_dict`; with ``env``, add the newest ``keep`` snapshots to its pools again."""
+        super().load_state_dict(data)
+        paths = list(data["paths"])
+        self.paths = paths[: max(0, len(paths) - keep)]
+        if env is not None:
+            for path in paths[len(self.paths) :]:
+                self.add(path, env)
+
+
+class EvaluationCallback(BoundaryCallback):
     """Every ``every`` steps, plays the learner against each baseline (seats rotated) and logs it.
 
     Logs ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to
-    ``eval.csv`` in the run directory.
+    ``eval.csv`` in the run directory; :attr:`history` holds every record, and :meth:`write_csv`
+    rewrites the file from it (a resumed run drops the rows after its checkpoint that way).
     """
 
+    COLUMNS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
+
     def __init__(self, config: TrainConfig, run_dir: Path) -> None:
-        super().__init__()
+        super().__init__(config.eval.every)
         self.config = config
         self.csv = Path(run_dir) / "eval.csv"
-        self.every = config.eval.every
-        self.last = 0
         self.history: list[dict[str, Any]] = []
 
-    def _on_training_start(self) -> None:
-        if self.every:
-            self.last = self.num_timesteps - self.num_timesteps % self.every
-
-    def _on_step(self) -> bool:
-        if self.every and self.num_timesteps - self.last >= self.every:
-            self.last = self.num_timesteps - self.num_timesteps % self.every
-            self.evaluate()
-        return True
+    def act(self) -> None:
+        """A periodic evaluation."""
+        self.evaluate()
 
     def evaluate(self) -> list[dict[str, Any]]:
         """Play the evaluation games now; returns one record per opponent."""
@@ -257,8 +293,6 @@ class EvaluationCallback(BaseCallback):
         learner = LearnedPolicy(
             self.model, game, self.config.learner_seat, view.mask_in_observation, name="learner"
         )
-        # The model's step count: the callback's own is only updated in _on_step, which a resumed run
-        # already at its total never reaches (its final evaluation used to be logged at step 0).
         step = self.model.num_timesteps
         records = []
         for opponent in self.config.eval.opponents:
@@ -281,14 +315,43 @@ class EvaluationCallback(BaseCallback):
         with open(self.csv, "a", newline="") as f:
             writer = csv.writer(f)
             if new_file:
-                writer.writerow(["step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high"])
-            for rec in records:
-                writer.writerow(
-                    [rec["step"], rec["opponent"], rec["games"], rec["wins"], f"{rec['win_rate']:.4f}",
-                     f"{rec['ci95'][0]:.4f}", f"{rec['ci95'][1]:.4f}"]
-                )  # fmt: skip
+                writer.writerow(self.COLUMNS)
+            writer.writerows(self.row(rec) for rec in records)
         self.history.extend(records)
+        if self.every:
+            self.last = step - step % self.every
         return records
+
+    @staticmethod
+    def row(rec: dict[str, Any]) -> list[Any]:
+        """The ``eval.csv`` row of a record."""
+        return [
+            rec["step"], rec["opponent"], rec["games"], rec["wins"], f"{rec['win_rate']:.4f}",
+            f"{rec['ci95'][0]:.4f}", f"{rec['ci95'][1]:.4f}",
+        ]  # fmt: skip
+
+    def write_csv(self) -> None:
+        """Rewrite ``eval.csv`` from :attr:`history`, atomically (no file while the history is empty)."""
+        if not self.history:
+            self.csv.unlink(missing_ok=True)
+            return
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "w", newline="") as f:
+                writer = csv.writer(f)
+                writer.writerow(self.COLUMNS)
+                writer.writerows(self.row(rec) for rec in self.history)
+
+        atomic_write(self.csv, write)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The last evaluation step and every record so far."""
+        return {"last": self.last, "history": list(self.history)}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` (call :meth:`write_csv` to bring ``eval.csv`` in line)."""
+        super().load_state_dict(data)
+        self.history = list(data["history"])
 
 
 def final_metadata(config: TrainConfig, timesteps: int, **extra: Any) -> dict[str, Any]:

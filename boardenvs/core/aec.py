@@ -22,6 +22,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from boardenvs.core.fields import Fields
 from boardenvs.core.game import Game
 from boardenvs.core.state import IllegalActionError, State, play_chance
 
@@ -176,6 +177,7 @@ class BoardGameEnv(AECEnv, EzPickle):
             IllegalActionError: for an action that is not legal (the ``env()`` wrapper stack instead
                 ends the game with -1 for the offender).
         """
+        self._check_live("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -199,6 +201,21 @@ class BoardGameEnv(AECEnv, EzPickle):
         self._settle()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info (PettingZoo's)."""
+        self._check_live("last")
+        return super().last(observe)
+
+    def _check_live(self, method: str) -> None:
+        """A clear error instead of a ``KeyError`` for the agent of a finished game."""
+        if self._state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {method}()")
+        if not self.agents:
+            raise RuntimeError(
+                f"{self.metadata['name']}: {method}() after the game is over (every agent is done); "
+                "call reset() to start a new one"
+            )
 
     def _settle(self) -> None:
         """Set rewards, terminations and the next agent from the (decision or terminal) state."""
@@ -284,18 +301,43 @@ class BoardGameEnv(AECEnv, EzPickle):
         }
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Restore a :meth:`state_dict` snapshot; play then continues exactly as it would have."""
-        self._state = self.game.state_from_dict(data["state"])
-        self.np_random = np.random.Generator(getattr(np.random, data["rng"]["bit_generator"])())
-        self.np_random.bit_generator.state = data["rng"]
-        self.agents = list(data["agents"])
-        self.agent_selection = data["agent_selection"]
-        self.rewards = dict(data["rewards"])
-        self._cumulative_rewards = dict(data["cumulative_rewards"])
-        self.terminations = dict(data["terminations"])
-        self.truncations = dict(data["truncations"])
+        """Restore a :meth:`state_dict` snapshot; play then continues exactly as it would have.
+
+        Raises:
+            StateDictError: for a missing key or a bad value, naming the field (nothing is changed).
+        """
+        f = Fields(data, f"{self.metadata['name']} env snapshot")
+        state = self.game.state_from_dict(f.get("state"))
+        rng = np.random.Generator(np.random.PCG64())
+        try:
+            rng.bit_generator.state = f.get("rng")
+        except (TypeError, ValueError, KeyError) as err:
+            raise f.fail("rng", f"is not a PCG64 generator state: {err}") from err
+        possible = self.possible_agents
+        agents = f.list("agents")
+        f.check(set(agents) <= set(possible) and len(set(agents)) == len(agents), "agents",
+                f"must be distinct agents of {possible}, got {agents!r}")  # fmt: skip
+        selection = f.get("agent_selection")
+        f.check(selection in possible, "agent_selection", f"must be one of {possible}, got {selection!r}")
+        tables = {}
+        for key, kind in (("rewards", float), ("cumulative_rewards", float), ("terminations", bool),
+                          ("truncations", bool)):  # fmt: skip
+            table = f.get(key)
+            ok = isinstance(table, dict) and set(agents) <= set(table) <= set(possible)
+            values = table.values() if ok else ()
+            ok = ok and all(isinstance(v, (int, float)) and isinstance(v, bool) == (kind is bool)
+                            for v in values)
+            f.check(ok, key, f"must map each of {agents} to {'true/false' if kind is bool else 'a number'}")
+            tables[key] = dict(table)
+        skip = data.get("skip_agent_selection")
+        f.check(skip is None or skip in possible, "skip_agent_selection", f"must be null or an agent: {skip}")
+        self._state, self.np_random, self.agents, self.agent_selection = state, rng, list(agents), selection
+        self.rewards = tables["rewards"]
+        self._cumulative_rewards = tables["cumulative_rewards"]
+        self.terminations = tables["terminations"]
+        self.truncations = tables["truncations"]
         self.infos = {agent: {} for agent in self.agents}
-        self._skip_agent_selection = data.get("skip_agent_selection")
+        self._skip_agent_selection = skip
         self._rewards_paid = any(self.rewards.values())
 
 
@@ -329,7 +371,12 @@ def _fast(cls: type, guarded: bool = False) -> type:
         self._raw = env.unwrapped
         cls.__init__(self, env, *args, **kwargs)
 
+    def last(self: wrappers.BaseWrapper, observe: bool = True) -> Any:
+        self._raw._check_live("last")
+        return cls.last(self, observe)
+
     namespace["__init__"] = __init__
+    namespace["last"] = last
     return type(cls.__name__, (cls,), namespace)
 
 

@@ -128,9 +128,15 @@ class Deck:
         return {"unseen": self.unseen[:], "bottom": self.bottom[:], "discards": self.discards[:]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Deck:
-        """Inverse of :meth:`to_dict`."""
-        return cls(data["unseen"], data["bottom"], data["discards"])
+    def from_dict(cls, data: dict[str, Any], num_kinds: int | None = None, what: str = "deck") -> Deck:
+        """Inverse of :meth:`to_dict`, checked: ``num_kinds`` counts each, none negative, the bottom
+        queue of known kinds (:class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        from boardenvs.core.fields import Fields
+
+        f = Fields(data, what)
+        unseen = f.ints("unseen", length=num_kinds, lo=0)
+        kinds = len(unseen)
+        return cls(unseen, f.ints("bottom", lo=0, hi=kinds - 1), f.ints("discards", length=kinds, lo=0))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Deck) and self.to_dict() == other.to_dict()

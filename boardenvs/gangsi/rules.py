@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.gangsi import cards
@@ -974,20 +975,36 @@ class GangsiState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GangsiState:
-        """Rebuild a state written by :meth:`to_dict`."""
-        state = cls(make_options(GangsiOptions, data["options"]))
+        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
+        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        f = Fields(data, "gangsi_v0 state")
+        state = cls(make_options(GangsiOptions, f.get("options")))
+        n, size, dice = state.n, state.maze.size, NUM_HUNTER_DICE
+        cards_mask, cells_mask = (1 << cards.NUM_TREASURES) - 1, (1 << size) - 1
+        # The range of each integer field, or of each item of a list field (as long as a new state's).
+        ranges = {
+            "pos": (-1, size - 1), "lives": (0, LIVES), "ky": (0, size - 1), "tokens": (0, None),
+            "hand": (0, cards_mask), "revealed": (0, cards_mask), "excluded": (0, cards_mask),
+            "deal": (0, n * NUM_COLORS), "aside": (0, dice), "to_roll": (0, dice), "faces": (0, dice),
+            "rerolls": (0, None), "acting": (-1, n - 1), "phase": (0, NUM_PHASES - 1),
+            "face": (-1, NUM_MOVE_FACES - 1), "steps": (0, None), "cur": (-1, size - 1),
+            "visited": (0, cells_mask), "ky_steps": (0, None), "round": (0, None),
+            "winner": (-1, state.options.num_players - 1), "maybe": (0, cells_mask), "since": (0, None),
+            "last_face": (-1, PASSED),
+        }  # fmt: skip
         for name in cls._FIELDS:
-            value = data[name]
-            if isinstance(value, list):
-                value = [int(v) for v in value]
-            elif isinstance(value, bool):
-                value = bool(value)
+            default = getattr(state, name)
+            lo, hi = ranges.get(name, (None, None))
+            if isinstance(default, bool):
+                value: Any = f.bool(name)
+            elif isinstance(default, list):
+                value = f.ints(name, len(default), lo, hi)
             else:
-                value = int(value)
+                value = f.int(name, lo, hi)
             setattr(state, name, value)
-        state.interrupt = bool(data["interrupt"])
-        state.truncated = bool(data["truncated"])
-        return state
+        for piece, hand in enumerate(state.hand):
+            f.check(bin(hand).count("1") <= HAND_SIZE, "hand", f"item {piece} holds over {HAND_SIZE} cards")
+        return check_playable(state, state.options.num_players, "gangsi_v0 state")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GangsiState) and self.to_dict() == other.to_dict()

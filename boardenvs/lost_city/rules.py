@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from boardenvs.core.deck import Deck
+from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.lost_city import cards
@@ -771,18 +772,31 @@ class LostCityState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LostCityState:
-        """Rebuild a state written by :meth:`to_dict`."""
-        state = cls(make_options(LostCityOptions, data["options"]))
-        for key in cls._LISTS:
-            setattr(state, key, [int(x) for x in data[key]])
+        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
+        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        f = Fields(data, "lost_city_v0 state")
+        state = cls(make_options(LostCityOptions, f.get("options")))
+        n, kinds = state.n, len(state.options.card_counts)
+        # The range of each integer field, or of each item of a list field (one per player).
+        ranges = {
+            "hp": (0, None), "pos": (-1, state.options.board_size**2 - 1), "held": (-1, kinds - 1),
+            "burn": (0, None), "skip": (0, None), "ctrl": (-1, n - 1), "ctrl_turns": (0, None),
+            "shield_by": (-1, n - 1), "shield_turns": (0, None), "phase": (0, len(PHASE_NAMES) - 1),
+            "to_move": (0, n - 1), "first": (0, n - 1), "round": (0, None), "roll": (0, 6),
+            "target": (-1, n - 1), "copy": (-1, ch.NUM_CHARACTERS - 1),
+        }  # fmt: skip
+        state.char = f.ints("char", lo=0, hi=ch.NUM_CHARACTERS - 1)
+        f.check(len(state.char) <= n, "char", f"has {len(state.char)} characters for {n} players")
+        for key in cls._LISTS[1:]:
+            setattr(state, key, f.ints(key, n, *ranges.get(key, (None, None))))
         for key in cls._SCALARS:
-            setattr(state, key, int(data[key]))
-        state.black = bool(data["black"])
-        state.crit = bool(data["crit"])
-        state.outcome = [int(x) for x in data["outcome"]]
-        state.deck = Deck.from_dict(data["deck"])
+            setattr(state, key, f.int(key, *ranges.get(key, (None, None))))
+        state.black = f.bool("black")
+        state.crit = f.bool("crit")
+        state.outcome = f.ints("outcome", lo=0)
+        state.deck = Deck.from_dict(f.get("deck"), kinds, "lost_city_v0 state: field 'deck'")
         state._legal = None
-        return state
+        return check_playable(state, n, "lost_city_v0 state")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LostCityState) and self.to_dict() == other.to_dict()

@@ -44,6 +44,7 @@ from typing import Any, Literal
 import numpy as np
 
 from boardenvs.core.deck import Deck
+from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.neighborhood import board
@@ -1114,27 +1115,54 @@ class NeighborhoodState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborhoodState:
-        """Rebuild a state written by :meth:`to_dict`."""
+        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
+        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        f = Fields(data, "neighborhood_v0 state")
         state = cls.__new__(cls)
-        state.options = make_options(NeighborhoodOptions, data["options"])
-        state.n = state.options.num_players
+        state.options = make_options(NeighborhoodOptions, f.get("options"))
+        n = state.n = state.options.num_players
         state.colors = state.options.seat_colors
         state._set_tables()
+        last_cell = NUM_CELLS - 1
+        # The length and range of each list field's items, and the range of each integer field.
+        lists = {
+            "hp": (n, 0, MAX_HP), "pos": (n, -1, last_cell), "alive": (n, None, None),
+            "pending": (n, -1, 3), "thug": (n, 0, None), "skip": (n, None, None),
+            "trap_cell": (4, -1, last_cell), "trap_owner": (4, -1, n - 1), "draw": (None, 0, n - 1),
+        }  # fmt: skip
+        ints = {
+            "to_move": (-1, n - 1), "first": (-1, n - 1), "direction": (-1, 1), "round": (0, None),
+            "turns": (0, None), "winner": (-1, n - 1), "_actor": (TERMINAL, n - 1),
+            "_dkind": (-1, NUM_DECISION_KINDS - 1),
+        }  # fmt: skip
         for name in cls._LISTS:
-            setattr(state, name, list(data[name]))
+            length, lo, hi = lists.get(name, (None, None, None))
+            if name in ("alive", "skip"):
+                setattr(state, name, f.bools(name, length))
+            else:
+                setattr(state, name, f.ints(name, length, lo, hi))
         for name in cls._INTS:
-            setattr(state, name, int(data[name.lstrip("_")]))
-        state.started = bool(data["started"])
-        state.over = bool(data["over"])
-        state.decks = [Deck.from_dict(d) for d in data["decks"]]
-        state.stack = [[int(x) for x in f] for f in data["stack"]]
-        state.last_roll = [int(x) for x in data.get("last_roll", (-1, -1, -1, -1))]
-        state._legal = [int(a) for a in data["legal"]]
-        kind, param = data["chance"]
-        if kind == CH_MOVE:
-            param = (int(param[0]), tuple(param[1]))
-        state._chance = (int(kind), tuple(param) if isinstance(param, list) else param)
-        return state
+            setattr(state, name, f.int(name.lstrip("_"), *ints.get(name, (None, None))))
+        state.started = f.bool("started")
+        state.over = f.bool("over")
+        decks = f.list("decks", len(state.options.deck_counts))
+        state.decks = [
+            Deck.from_dict(d, len(counts), f"neighborhood_v0 state: field 'decks' item {i}")
+            for i, (d, counts) in enumerate(zip(decks, state.options.deck_counts, strict=True))
+        ]
+        state.stack = [f.ints("stack", value=frame) for frame in f.list("stack")]
+        state.last_roll = f.ints("last_roll", 4, -1) if "last_roll" in data else [-1, -1, -1, -1]
+        state._legal = f.ints("legal", lo=0, hi=NUM_ACTIONS - 1)
+        chance = f.list("chance", 2)
+        kind = f.int("chance", CH_DIE, CH_MOVE, value=chance[0])
+        param = chance[1]
+        try:
+            if kind == CH_MOVE:
+                param = (int(param[0]), tuple(param[1]))
+            state._chance = (kind, tuple(param) if isinstance(param, list) else param)
+        except (TypeError, ValueError, IndexError) as err:
+            raise f.fail("chance", f"has a bad parameter {param!r} for kind {kind}") from err
+        return check_playable(state, n, "neighborhood_v0 state")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NeighborhoodState) and self.to_dict() == other.to_dict()

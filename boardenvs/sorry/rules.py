@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from boardenvs.core.deck import Deck
 from boardenvs.core.dice import uniform_outcomes
+from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.sorry import board
@@ -433,17 +434,20 @@ class SorryState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SorryState:
-        """Rebuild a state written by :meth:`to_dict`."""
-        state = cls(make_options(SorryOptions, data["options"]))
-        state.pos = [int(x) for x in data["pos"]]
-        state.deck = Deck.from_dict(data["deck"])
-        state.card = int(data["card"])
-        state.to_move = int(data["to_move"])
-        state.turn = int(data["turn"])
-        state.winner = int(data["winner"])
-        state.truncated = bool(data["truncated"])
-        state.choosing_first = bool(data["choosing_first"])
-        return state
+        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
+        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        f = Fields(data, "sorry_v0 state")
+        state = cls(make_options(SorryOptions, f.get("options")))
+        n = state.options.num_players
+        state.pos = f.ints("pos", length=PAWNS * n, lo=0, hi=START)
+        state.deck = Deck.from_dict(f.get("deck"), len(CARD_COUNTS), "sorry_v0 state: field 'deck'")
+        state.card = f.int("card", -1, len(CARD_COUNTS) - 1)  # -1: no card drawn
+        state.to_move = f.int("to_move", 0, n - 1)
+        state.turn = f.int("turn", 0)
+        state.winner = f.int("winner", -1, n - 1)
+        state.truncated = f.bool("truncated")
+        state.choosing_first = f.bool("choosing_first")
+        return check_playable(state, n, "sorry_v0 state")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SorryState) and self.to_dict() == other.to_dict()

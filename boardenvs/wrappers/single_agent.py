@@ -78,6 +78,17 @@ class RandomOpponent:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
+    def state_dict(self) -> dict[str, Any]:
+        """Its generator's state (what its next choices depend on), for env snapshots."""
+        return {"rng": self.rng.bit_generator.state}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` in place."""
+        try:
+            self.rng.bit_generator.state = data["rng"]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"random opponent: bad state {data!r}: {err}") from err
+
     def act(self, state: State) -> int:
         """Any legal action, each with equal probability."""
         legal = state.legal_actions()
@@ -151,6 +162,24 @@ class FixedOpponents:
         if len(self.policies) != len(seats):
             raise ValueError(f"{len(self.policies)} opponents given for {len(seats)} other seats")
         return self.policies
+
+    # -- snapshots (see SingleAgentEnv.state_dict) ---------------------------------------------------
+    def ref(self, policy: Any) -> int:
+        """How a snapshot names ``policy``: its index among the opponents given."""
+        return next(i for i, p in enumerate(self.policies) if p is policy)
+
+    def deref(self, ref: Any) -> Any:
+        """The opponent :meth:`ref` named."""
+        if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref < len(self.policies):
+            raise ValueError(f"opponent reference must be an index 0..{len(self.policies) - 1}, got {ref!r}")
+        return self.policies[ref]
+
+    def state_dict(self) -> dict[str, Any]:
+        """Nothing beyond the seated opponents' own states (fixed opponents never change)."""
+        return {}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """See :meth:`state_dict`."""
 
 
 class LearnerView:
@@ -338,6 +367,78 @@ class SingleAgentEnv(gymnasium.Env):
         With a vectorised env: ``vec_env.env_method("update_opponents", "add_snapshot", path)``.
         """
         return getattr(self.sampler, method)(*args)
+
+    # -- snapshots (exact resume of training) -----------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """JSON-able snapshot of the env: the rules state, the generator, the learner's seat, the
+        opponents seated and their own states, and the opponent sampler's state. After
+        :meth:`load_state_dict` (on an env made the same way) play goes on exactly as it would have.
+
+        The sampler names the seated opponents: it needs ``ref(policy)``, ``deref(ref)``,
+        ``state_dict()`` and ``load_state_dict()`` (:class:`FixedOpponents` and the agents' self-play
+        pool have them); opponents with a ``state_dict()`` (a generator, for the agents' policies)
+        are saved with it.
+        """
+        sampler = self._snapshot_sampler()
+        return {
+            "state": None if self.state is None else self.state.to_dict(),
+            "rng": self.np_random.bit_generator.state,
+            "seat": self.seat,
+            "forfeited": self._forfeited,
+            "opponents": [
+                [seat, sampler.ref(policy), policy.state_dict() if hasattr(policy, "state_dict") else None]
+                for seat, policy in self.opponents.items()
+            ],
+            "sampler": sampler.state_dict(),
+        }
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore a :meth:`state_dict` snapshot (bad or missing fields are refused, naming them)."""
+        from boardenvs.core.fields import Fields, StateDictError
+
+        sampler = self._snapshot_sampler()
+        f = Fields(data, f"{self.game.name} single-agent env snapshot")
+        n = self.game.num_players
+        seat = f.int("seat", 0, n - 1)
+        if self.learner_seat is not None and seat != self.learner_seat:
+            raise f.fail("seat", f"is {seat}, but this env's learner seat is fixed at {self.learner_seat}")
+        forfeited = f.bool("forfeited")
+        rng = np.random.Generator(np.random.PCG64())
+        try:
+            rng.bit_generator.state = f.get("rng")
+        except (TypeError, ValueError, KeyError) as err:
+            raise f.fail("rng", f"is not a PCG64 generator state: {err}") from err
+        state = None if f.get("state") is None else self.game.state_from_dict(f.get("state"))
+        try:
+            sampler.load_state_dict(f.get("sampler"))
+        except (ValueError, KeyError, TypeError) as err:
+            raise StateDictError(f"{f.what}: field 'sampler': {err}") from err
+        opponents = {}
+        entries = f.list("opponents", length=0 if state is None else n - 1)
+        for entry in entries:
+            if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+                raise f.fail("opponents", f"entries must be [seat, reference, state], got {entry!r}")
+            other = f.int("opponents", 0, n - 1, value=entry[0])
+            try:
+                policy = sampler.deref(entry[1])
+            except (ValueError, KeyError, IndexError, TypeError) as err:
+                raise f.fail("opponents", f"names no opponent of this env's sampler: {err}") from err
+            if entry[2] is not None and hasattr(policy, "load_state_dict"):
+                policy.load_state_dict(entry[2])
+            opponents[other] = policy
+        if state is not None and sorted(opponents) != [p for p in range(n) if p != seat]:
+            raise f.fail("opponents", f"must seat all but the learner's seat {seat}, got {sorted(opponents)}")
+        self.state, self.np_random, self.seat, self._forfeited = state, rng, seat, forfeited
+        self.opponents = opponents
+
+    def _snapshot_sampler(self) -> Any:
+        sampler = self.sampler
+        if not all(hasattr(sampler, m) for m in ("ref", "deref", "state_dict", "load_state_dict")):
+            raise TypeError(
+                f"this env's opponent sampler ({type(sampler).__name__}) cannot be snapshotted: it needs "
+                "ref(), deref(), state_dict() and load_state_dict() methods"
+            )
+        return sampler
 
     def render(self) -> str | np.ndarray | None:
         """The position: text (``"ansi"``) or a picture as the learner may see it (``"rgb_array"``).

@@ -408,6 +408,66 @@ def test_evaluate_writes_the_report_and_resumes(tmp_path):
     assert again.stdout.split("\n", 1)[1] == proc.stdout.split("\n", 1)[1]  # all but the timing line
 
 
+def children(pid: int) -> list[int]:
+    """Live child processes of ``pid`` (from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads worker processes from /proc")
+@pytest.mark.parametrize("how", ["ctrl-c", "sigkill"])
+def test_an_interrupted_evaluation_keeps_its_games_and_leaves_no_workers(tmp_path, how):
+    out = tmp_path / "eval"
+    args = ["--game", "sorry_v0", "--agent", "mcts:sims=50", "--opponent", "random", "--games", "40",
+            "--workers", "2", "--out", str(out), "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, str(REPO / "scripts" / "evaluate.py"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while len(read_lines(out / "games.jsonl")) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        assert len(read_lines(out / "games.jsonl")) >= 3 and len(workers) == 2
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)  # as the terminal does: to the whole process group
+        else:
+            proc.kill()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if how == "ctrl-c":
+        assert proc.returncode == 130
+        kept_in = out / "games.jsonl"
+        assert err.strip().splitlines() == [
+            f"evaluate.py: interrupted; finished games are kept in {kept_in}; the same command plays the rest"
+        ]
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers), "worker processes outlived the evaluation"
+    kept = read_lines(out / "games.jsonl")
+    assert len(kept) >= 3  # header + the finished games
+    ResultsFile(out / "games.jsonl", json.loads(kept[0])).close()  # still a valid results file
+
+
 def test_league_writes_the_results_page_and_the_readme_table(tmp_path):
     config = tmp_path / "league.yaml"
     config.write_text(

@@ -317,3 +317,53 @@ def test_training_envs_raise_on_an_illegal_action_instead_of_learning_from_it():
             vec.step(np.array([illegal]))
     finally:
         vec.close()
+
+
+# -- snapshots ----------------------------------------------------------------------------------------
+
+
+def continue_episodes(env, rng, steps):
+    """``steps`` random learner moves (resetting at episode ends); the observations and rewards."""
+    out = []
+    for _ in range(steps):
+        obs, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        out.append((obs.tobytes(), reward))
+        if terminated or truncated:
+            obs, _ = env.reset()
+            out.append((obs.tobytes(), None))
+    return out
+
+
+@pytest.mark.parametrize("game", ["sorry_v0", "gangsi_v0"])
+def test_a_state_dict_restores_the_env_mid_episode_exactly(game):
+    import json
+
+    env = SingleAgentEnv(game, opponents=["heuristic", "random"], num_players=3)
+    env.reset(seed=3)
+    continue_episodes(env, np.random.default_rng(0), 25)
+    snapshot = json.loads(json.dumps(env.state_dict()))  # JSON-able
+    expected = continue_episodes(env, np.random.default_rng(1), 200)  # across several resets
+    other = SingleAgentEnv(game, opponents=["heuristic", "random"], num_players=3)
+    other.load_state_dict(snapshot)
+    assert continue_episodes(other, np.random.default_rng(1), 200) == expected
+
+
+def test_a_bad_state_dict_is_refused_naming_the_field():
+    from boardenvs.core.fields import StateDictError
+
+    env = SingleAgentEnv("sorry_v0", opponents="random", num_players=2)
+    env.reset(seed=1)
+    good = env.state_dict()
+    for change, field in [
+        ({"seat": 5}, "'seat'"),
+        ({"forfeited": "no"}, "'forfeited'"),
+        ({"rng": {"bit_generator": "PCG64"}}, "'rng'"),
+        ({"opponents": [[0, 3, None]]}, "'opponents'"),
+    ]:
+        with pytest.raises(StateDictError, match=field):
+            env.load_state_dict({**good, **change})
+    with pytest.raises(StateDictError, match="missing key 'sampler'"):
+        env.load_state_dict({k: v for k, v in good.items() if k != "sampler"})
+    fixed = SingleAgentEnv("sorry_v0", opponents="random", num_players=2, learner_seat=1)
+    with pytest.raises(StateDictError, match="fixed at 1"):
+        fixed.load_state_dict({**good, "seat": 0})

@@ -1,8 +1,9 @@
 """Training: configs checked up front, models saved with metadata and refused for the wrong game,
-scripts/train.py end to end for every config, and --resume after SIGKILL."""
+scripts/train.py end to end for every config, and runs killed at any moment resumed bit for bit."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from boardenvs_agents.arena.match import play_game
 from boardenvs_agents.learning.config import TrainConfig, load_config
 from boardenvs_agents.learning.models import LearnedPolicy, load_model, read_metadata, save_model
 from boardenvs_agents.registry import make_policy
+from boardenvs_agents.scripts.train import main as train_main
 
 ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
@@ -172,36 +174,241 @@ def test_train_script_bad_config_exits_with_a_one_line_message(tmp_path):
     assert "total_timesteps" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_resume_after_sigkill_loses_at_most_one_interval(tmp_path):
-    args = [
-        "--config", str(ROOT / "configs" / "sorry_v0" / "ppo.yaml"), "--set", "total_timesteps=6144",
-        "--set", "checkpoint_every=512", "--set", "eval.every=0", "--set", "eval.games=4",
-        "--set", "hyperparameters.n_steps=256", "--set", "hyperparameters.batch_size=64",
-        "--set", "opponents={random: 1.0}", "--runs", str(tmp_path), "--name", "run", "--no-progress",
+def test_bad_hyperparameters_stop_before_a_run_directory_exists(tmp_path, capsys):
+    for setting, key in [
+        ("hyperparameters.n_steps=-5", "hyperparameters.n_steps"),
+        ("hyperparameters.learning_rate=fast", "hyperparameters.learning_rate"),
+        ("policy_kwargs.net_arch=big", "policy_kwargs.net_arch"),
+        ("hyperparameters.gamma=1.5", "hyperparameters.gamma"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            train_main(["--set", setting, "--runs", str(tmp_path / "runs"), "--name", "run"])
+        assert exit_info.value.code == 2
+        assert key in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
+    with pytest.raises(OptionError, match="activation_fn|policy_kwargs"):
+        load_config(None, ["policy_kwargs.activation_fn=relu"])
+
+
+# -- runs: exact resume ----------------------------------------------------------------------------
+# A run small enough for the suite (8 rollouts of 256 steps), with everything a resume must restore:
+# self-play snapshots (one retired from a pool of 2), periodic evaluations, a checkpoint per rollout.
+RUN = [
+    "game_options.num_players=2", "total_timesteps=2048", "n_envs=2", "checkpoint_every=256",
+    "eval.every=512", "eval.games=2", "selfplay.snapshot_every=512", "selfplay.max_snapshots=2",
+    "opponents={random: 0.4, heuristic: 0.3, self: 0.3}", "hyperparameters.n_steps=128",
+    "hyperparameters.batch_size=64", "hyperparameters.n_epochs=2",
+]  # fmt: skip
+PPO = ROOT / "configs" / "sorry_v0" / "ppo.yaml"
+FAULTY = Path(__file__).with_name("faulty_train.py")
+
+
+def sets(items):
+    return [arg for item in items for arg in ("--set", item)]
+
+
+def weights(run):
+    """The final model's parameters and optimizer state."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    return load_from_zip_file(run / "final_model.zip")[1]
+
+
+def same_tensors(a, b):
+    import torch
+
+    if isinstance(a, torch.Tensor):
+        return torch.equal(a, b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_tensors(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_tensors(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def eval_rows(run):
+    return (run / "eval.csv").read_text().splitlines()
+
+
+def leftovers(run):
+    return [p for p in run.rglob(".*") if ".tmp" in p.name or ".old" in p.name]
+
+
+def tree(run):
+    """Every file of a run directory with its bytes (to show nothing was written)."""
+    return {p.relative_to(run): p.read_bytes() for p in sorted(run.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """The reference run, trained in this process without a stop."""
+    from boardenvs_agents.learning.run import start_run
+
+    runs = tmp_path_factory.mktemp("runs")
+    result = start_run(load_config(PPO, RUN), runs, "reference", progress=False)
+    return result.run_dir
+
+
+def test_a_run_killed_at_random_moments_resumes_bit_identical(uninterrupted, tmp_path):
+    """Fault injection: SIGKILL during checkpoint writes and at random moments, the run directory
+    moved between two sessions; every resume continues exactly where the checkpoint left off."""
+    import random
+
+    rng = random.Random(16)
+    run = tmp_path / "a" / "run"
+    fresh = ["--config", str(PPO), *sets(RUN), "--runs", str(run.parent), "--name", "run", "--no-progress"]
+
+    def newest(run_dir):
+        return max((int(p.name.split("_")[1]) for p in (run_dir / "checkpoint").glob("step_*")), default=-1)
+
+    def session(args, kill_after=None, env_kill=None):
+        """One process of the run; ``kill_after``: SIGKILL that many seconds after its first checkpoint
+        (so the kill lands in training, an evaluation or a write, whatever the machine's load)."""
+        env = {**os.environ, **({"KILL_AT": env_kill} if env_kill else {})}
+        run_dir = Path(args[args.index("--resume") + 1]) if "--resume" in args else run
+        start = newest(run_dir)
+        proc = subprocess.Popen(
+            [sys.executable, str(FAULTY), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        if kill_after is not None:
+            deadline = time.monotonic() + 180
+            while proc.poll() is None and newest(run_dir) <= start and time.monotonic() < deadline:
+                time.sleep(0.02)
+            try:
+                proc.wait(timeout=kill_after)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        out, err = proc.communicate(timeout=180)
+        return proc.returncode, err
+
+    # 1. killed while writing the second checkpoint's model.zip (half written)
+    code, err = session(fresh, env_kill="write:3")
+    assert code == -signal.SIGKILL, err[-2000:]
+    assert leftovers(run), "the killed write left nothing to clean up"
+    # 2. resumed, killed at a random moment
+    code, err = session(["--resume", str(run), "--no-progress"], kill_after=rng.uniform(0, 2))
+    assert code in (0, -signal.SIGKILL), err[-2000:]
+    # 3. the run directory moves; resumed there, killed just before a checkpoint folder is renamed
+    moved = tmp_path / "b" / "moved"
+    moved.parent.mkdir()
+    shutil.move(run, moved)
+    code, err = session(["--resume", str(moved), "--no-progress"], env_kill="rename:2")
+    assert code in (0, -signal.SIGKILL), err[-2000:]
+    # 4. killed at random again, then resumed to the end
+    code, err = session(["--resume", str(moved), "--no-progress"], kill_after=rng.uniform(0, 2))
+    assert code in (0, -signal.SIGKILL), err[-2000:]
+    code, err = session(["--resume", str(moved), "--no-progress"])
+    assert code == 0, err[-3000:]
+    assert not leftovers(moved)
+
+    reference = json.loads((uninterrupted / "metrics.json").read_text())
+    metrics = json.loads((moved / "metrics.json").read_text())
+    assert metrics["timesteps"] == reference["timesteps"] == 2048
+    assert metrics["n_updates"] == reference["n_updates"]
+    rows = eval_rows(moved)
+    assert len({tuple(r.split(",")[:2]) for r in rows}) == len(rows)  # no step evaluated twice
+    assert rows == eval_rows(uninterrupted)
+    assert same_tensors(weights(moved), weights(uninterrupted))  # bit for bit, optimizer included
+    state = json.loads(max((moved / "checkpoint").glob("step_*/state.json")).read_text())
+    assert state["callbacks"]["selfplay"]["paths"] == ["snapshots/step_512.zip", "snapshots/step_1024.zip",
+                                                       "snapshots/step_1536.zip"]  # fmt: skip
+
+    # 5. a finished run resumed does nothing: no row appended, no file changed
+    before = tree(moved)
+    code, err = session(["--resume", str(moved), "--no-progress"])
+    assert code == 0 and "nothing to do" in err, err[-2000:]
+    assert tree(moved) == before
+
+
+def test_masked_dqn_killed_in_a_checkpoint_write_resumes_bit_identical(tmp_path):
+    """DQN's checkpoint adds its replay buffer: killed while writing it, the run still resumes exactly."""
+    from boardenvs_agents.learning.run import start_run
+
+    dqn = ROOT / "configs" / "sorry_v0" / "dqn.yaml"
+    settings = [
+        "game_options.num_players=2", "total_timesteps=768", "checkpoint_every=128", "eval.every=256",
+        "eval.games=2", "hyperparameters.learning_starts=64", "hyperparameters.buffer_size=500",
+        "hyperparameters.batch_size=32", "hyperparameters.target_update_interval=100",
     ]  # fmt: skip
-    proc = subprocess.Popen([sys.executable, str(TRAIN), *args], cwd=tmp_path, stderr=subprocess.PIPE)
-    state = tmp_path / "run" / "checkpoint" / "state.json"
-    deadline = time.time() + 240
-    while time.time() < deadline and proc.poll() is None:
-        if state.exists() and json.loads(state.read_text())["num_timesteps"] >= 1024:
-            break
-        time.sleep(0.2)
-    assert proc.poll() is None, "the run finished before it could be killed"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    saved = json.loads(state.read_text())["num_timesteps"]
-    assert saved >= 1024
-    resumed = run_train("--resume", str(tmp_path / "run"), "--no-progress", cwd=tmp_path)
+    reference = start_run(load_config(dqn, settings), tmp_path, "reference", progress=False).run_dir
+    run = tmp_path / "killed"
+    args = ["--config", str(dqn), *sets(settings), "--runs", str(tmp_path), "--name", "killed"]
+    env = {**os.environ, "KILL_AT": "write:5"}  # the second checkpoint's replay_buffer.pkl, half written
+    command = [sys.executable, str(FAULTY), *args, "--no-progress"]
+    killed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    resumed = run_train("--resume", str(run), "--no-progress", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
-    assert f"resuming {tmp_path / 'run'} at step {saved:,}" in resumed.stderr
-    metrics = json.loads((tmp_path / "run" / "metrics.json").read_text())
-    assert metrics["timesteps"] >= 6144
-    # Only the steps after the checkpoint were trained again.
-    assert metrics["timesteps"] - saved <= 6144 - 1024 + 512
-    # Resuming a finished run trains nothing and writes the final model again.
-    again = run_train("--resume", str(tmp_path / "run"), "--no-progress", cwd=tmp_path)
-    assert again.returncode == 0, again.stderr[-3000:]
-    assert json.loads((tmp_path / "run" / "metrics.json").read_text())["timesteps"] == metrics["timesteps"]
+    assert f"resuming {run} at step 128" in resumed.stderr
+    metrics, expected = (json.loads((r / "metrics.json").read_text()) for r in (run, reference))
+    assert (metrics["timesteps"], metrics["n_updates"]) == (expected["timesteps"], expected["n_updates"])
+    assert eval_rows(run) == eval_rows(reference)
+    assert same_tensors(weights(run), weights(reference))
+
+
+def copy_run(run, tmp_path):
+    target = tmp_path / "copy"
+    shutil.copytree(run, target)
+    return target
+
+
+@pytest.mark.parametrize("damaged", ["model.zip", "state.json"])
+def test_an_unreadable_checkpoint_falls_back_to_the_older_one(uninterrupted, tmp_path, capsys, damaged):
+    from boardenvs_agents.learning.run import resume_run
+
+    run = copy_run(uninterrupted, tmp_path)
+    newest, older = sorted((run / "checkpoint").glob("step_*"), reverse=True)
+    path = newest / damaged
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    (run / "checkpoint" / ".step_000000002304.tmp999").mkdir()  # what a killed write leaves
+    (run / ".metrics.json.tmp999").write_text("{")
+    result = resume_run(run, progress=False)
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and newest.name in warnings[0]
+    assert f"falling back to {older.name}" in warnings[0]
+    assert result.resumed_from == int(older.name.split("_")[1])
+    assert not leftovers(run)
+    assert result.metrics["timesteps"] == 2048
+    assert eval_rows(run) == eval_rows(uninterrupted)
+    assert same_tensors(weights(run), weights(uninterrupted))
+
+
+def test_a_refused_resume_writes_nothing_and_the_run_stays_resumable(uninterrupted, tmp_path, capsys):
+    run = copy_run(uninterrupted, tmp_path)
+    newest = max((run / "checkpoint").glob("step_*"))
+    shutil.rmtree(newest)  # so that the plain resume below has a rollout left to train
+    before = tree(run)
+    for argv, message in [
+        (["--resume", str(run), "--set", "game_options.num_players=3"], "game_options.num_players"),
+        (["--resume", str(run), "--set", "n_envs=4"], "n_envs"),
+        (["--resume", str(run), "--config", str(PPO)], "--config"),
+        (["--resume", str(tmp_path / "nowhere")], "not a run directory"),
+        (["--resume", str(run), "--set", "total_timesteps=lots"], "total_timesteps"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            train_main([*argv, "--no-progress"])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+        assert tree(run) == before
+    # Every checkpoint unreadable: refused, naming them.
+    broken = copy_run(run, tmp_path / "broken")
+    for state in (broken / "checkpoint").glob("step_*/state.json"):
+        state.write_text("{")
+    with pytest.raises(SystemExit):
+        train_main(["--resume", str(broken), "--no-progress"])
+    assert "no readable checkpoint" in capsys.readouterr().err
+    # A config.yaml edited by hand is refused too.
+    edited = copy_run(run, tmp_path / "edited")
+    (edited / "config.yaml").write_text((edited / "config.yaml").read_text().replace("seed: 0", "seed: 5"))
+    with pytest.raises(SystemExit):
+        train_main(["--resume", str(edited), "--no-progress"])
+    assert "seed" in capsys.readouterr().err
+    # The run itself resumes as if nothing had been tried.
+    metrics = train_main(["--resume", str(run), "--no-progress"])
+    assert metrics["timesteps"] == 2048
+    assert same_tensors(weights(run), weights(uninterrupted))
 
 
 SHIPPED = sorted((ROOT / "agents" / "models").glob("*.zip"))
