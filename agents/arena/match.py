@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from boardenvs.core.game import Game
-from boardenvs.core.state import CHANCE
+from boardenvs.core.state import CHANCE, State
 from boardenvs_agents.base import Policy
 
 
@@ -46,11 +46,15 @@ class GameResult:
     seating: tuple[str, ...] = field(default=())
     #: Name of the arena matchup the game belongs to (empty outside an arena).
     matchup: str = ""
+    #: What a :class:`GameObserver` recorded of the game (JSON-able; empty without one).
+    stats: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict of this result."""
+        """A JSON-able dict of this result (``stats`` only when an observer recorded some)."""
         data = asdict(self)
         data["seating"] = list(self.seating)
+        if not self.stats:
+            del data["stats"]
         return data
 
     @classmethod
@@ -64,7 +68,26 @@ class GameResult:
             truncated=bool(data["truncated"]),
             seating=tuple(data["seating"]),
             matchup=str(data.get("matchup", "")),
+            stats=dict(data.get("stats", {})),
         )
+
+
+class GameObserver(Protocol):
+    """Watches one game that :func:`play_game` plays, move by move, and sums it up at the end.
+
+    :meth:`before` sees the state before every action (chance outcomes included), :meth:`after` the
+    same state object once the action is applied, and :meth:`result` the terminal state. An observer
+    must not change the state; one is made per game (:mod:`boardenvs_agents.arena.balance` has them).
+    """
+
+    def before(self, state: State, player: int, action: int) -> None:
+        """Called before ``player`` (or CHANCE) applies ``action`` to ``state``."""
+
+    def after(self, state: State) -> None:
+        """Called once the action is applied."""
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The JSON-able figures of the finished game (stored as :attr:`GameResult.stats`)."""
 
 
 def _seeds(seed: int, count: int) -> list[int]:
@@ -72,12 +95,15 @@ def _seeds(seed: int, count: int) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(count)]
 
 
-def play_game(game: Game, policies: Sequence[Policy], seed: int) -> GameResult:
+def play_game(
+    game: Game, policies: Sequence[Policy], seed: int, observer: GameObserver | None = None
+) -> GameResult:
     """Play one game of ``game`` with ``policies[p]`` in seat ``p``, reproducibly from ``seed``.
 
     Chance is sampled with a generator derived from ``seed`` (the same for every seating), and each
     policy is reset with a seed derived from ``seed`` and its seat. A policy object that sits in several
-    seats is reset once, with the seed of its first seat.
+    seats is reset once, with the seed of its first seat. An ``observer`` sees every action and fills
+    the result's ``stats``; it changes nothing else.
 
     Raises:
         ValueError: if the number of policies is not the number of players.
@@ -98,10 +124,16 @@ def play_game(game: Game, policies: Sequence[Policy], seed: int) -> GameResult:
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            state.apply_action(state.sample_chance(chance_rng))
+            action = state.sample_chance(chance_rng)
+        else:
+            action = policies[player].act(state)
+            decisions += 1
+        if observer is None:
+            state.apply_action(action)
             continue
-        state.apply_action(policies[player].act(state))
-        decisions += 1
+        observer.before(state, player, action)
+        state.apply_action(action)
+        observer.after(state)
     returns = [float(r) for r in state.returns()]
     truncated = state.is_truncated()
     best = max(returns)
@@ -114,6 +146,7 @@ def play_game(game: Game, policies: Sequence[Policy], seed: int) -> GameResult:
         num_decisions=decisions,
         truncated=truncated,
         seating=tuple(p.name for p in policies),
+        stats=observer.result(state) if observer is not None else {},
     )
 
 

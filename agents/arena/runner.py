@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -56,7 +56,7 @@ from typing import Any, NamedTuple
 
 from boardenvs.core.game import Game
 from boardenvs.core.options import OptionError, make_options, options_to_dict
-from boardenvs_agents.arena.match import GameResult, play_game
+from boardenvs_agents.arena.match import GameObserver, GameResult, play_game
 from boardenvs_agents.base import Policy
 from boardenvs_agents.registry import make_policy, parse_spec
 
@@ -317,10 +317,19 @@ class Arena:
         agents: agents by label, each a spec (``"heuristic"``, ``"ppo:sorry_v0"``, ...) or a policy
             object; or a list of specs, each its own label. Specs are built at once, so a bad spec, a
             missing model file or a model for another game fails here, before any game is played.
+        observer: makes a :class:`~boardenvs_agents.arena.match.GameObserver` for every game
+            (``observer(game)``; a class or a module-level function, so that worker processes can get
+            it), whose figures each result keeps in its ``stats``.
     """
 
-    def __init__(self, game: Game, agents: Mapping[str, str | Policy] | Sequence[str]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        agents: Mapping[str, str | Policy] | Sequence[str],
+        observer: Callable[[Game], GameObserver] | None = None,
+    ) -> None:
         self.game = game
+        self.observer = observer
         if not isinstance(agents, Mapping):
             agents = {spec: spec for spec in agents}
         if not agents:
@@ -342,7 +351,7 @@ class Arena:
             if parse_spec(agent)[0] == "human":
                 self.in_process.add(label)
         self.in_process |= {label for label, p in self.policies.items() if getattr(p, "interactive", False)}
-        self._seats = _Seats(game, self.specs, self.policies, self.in_process)
+        self._seats = _Seats(game, self.specs, self.policies, self.in_process, observer)
 
     def header(self) -> dict[str, Any]:
         """What a results file records about this arena."""
@@ -421,7 +430,7 @@ class Arena:
             min(workers, len(tasks)),
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.game, specs, os.getpid()),
+            initargs=(self.game, specs, self.observer, os.getpid()),
         ) as pool:
             pending: set[Future[GameResult]] = set()
             queue = iter(tasks)
@@ -464,9 +473,14 @@ class _Seats:
     """
 
     def __init__(
-        self, game: Game, specs: Mapping[str, str], first: Mapping[str, Policy], objects: set[str]
+        self,
+        game: Game,
+        specs: Mapping[str, str],
+        first: Mapping[str, Policy],
+        objects: set[str],
+        observer: Callable[[Game], GameObserver] | None = None,
     ) -> None:
-        self.game, self.specs, self.objects = game, specs, objects
+        self.game, self.specs, self.objects, self.observer = game, specs, objects, observer
         self.copies: dict[str, list[Policy]] = {label: [policy] for label, policy in first.items()}
 
     def play(self, task: Task) -> GameResult:
@@ -479,14 +493,20 @@ class _Seats:
             if k == len(copies):
                 copies.append(build_policy(label, self.specs[label], self.game))
             policies.append(copies[k])
-        result = play_game(self.game, policies, task.seed)
+        observer = self.observer(self.game) if self.observer is not None else None
+        result = play_game(self.game, policies, task.seed, observer)
         return replace(result, seating=task.seating, matchup=task.matchup)
 
 
 _WORKER: dict[str, _Seats] = {}
 
 
-def _init_worker(game: Game, specs: dict[str, str], parent: int | None = None) -> None:
+def _init_worker(
+    game: Game,
+    specs: dict[str, str],
+    observer: Callable[[Game], GameObserver] | None = None,
+    parent: int | None = None,
+) -> None:
     """Build the worker's policies once (every game resets them with its own seeds).
 
     Ctrl-C is left to the parent (which stops the workers), and a worker whose parent died (SIGKILL)
@@ -500,7 +520,7 @@ def _init_worker(game: Game, specs: dict[str, str], parent: int | None = None) -
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"
     first = {label: build_policy(label, spec, game) for label, spec in specs.items()}
-    _WORKER["seats"] = _Seats(game, specs, first, set())
+    _WORKER["seats"] = _Seats(game, specs, first, set(), observer)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
 

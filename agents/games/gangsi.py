@@ -3,10 +3,11 @@
 Rule ids (K1-K34) refer to ``shared/rules/gangsi.md`` and :mod:`boardenvs.gangsi.env`.
 
 * **Hunters** head for their nearest needed treasure, measured in hunter moves (a move is a straight
-  line of 1-4 squares or an arrow slide, K10-K12), keep out of the Kyonshi's reach, re-roll when the
-  roll brings them no closer and enough dice are left (K14), and reset the dice set aside when the
-  Kyonshi is too far away to profit from the interrupt (K16). They read only what a hunter may know:
-  the board, every piece, their own hand and the dice.
+  line of 1-4 squares or an arrow slide, K10-K12), keep out of the Kyonshi's reach (its largest die
+  face, the dice set aside, and the dice the pieces still to move this round are expected to set
+  aside, K15, K17), re-roll when the roll brings them no closer and enough dice are left (K14), and
+  reset the dice set aside exactly when the interrupt can catch no piece (K16, K31). They read only
+  what a hunter may know: the board, every piece, their own hand and the dice.
 * **The Kyonshi** reads only the public possibility set of every piece (K32): it spreads each living
   piece's probability evenly over its set, then walks the path (up to five steps ahead) that crosses
   the most probability, plus a pull toward where the probability lies for the squares it cannot reach
@@ -43,6 +44,8 @@ from boardenvs_agents.base import Policy
 #: How far ahead (steps) the Kyonshi plans a path; longer moves follow the pull term.
 KYONSHI_DEPTH = 5
 UNREACHABLE = 99
+#: Kyonshi faces one hunter turn is expected to set aside (five dice, one face in six; K2, K15).
+ASIDE_PER_TURN = NUM_HUNTER_DICE / 6
 
 
 @lru_cache(maxsize=8)
@@ -132,14 +135,25 @@ class GangsiHeuristic(Policy):
 
     # -- hunters ----------------------------------------------------------------------------------
     def _reset(self, state: GangsiState) -> int:
-        """K16: reset when few dice are left, or when the interrupt cannot reach the piece."""
-        me = state.pos[state.acting]
-        free = NUM_HUNTER_DICE - state.aside
-        far = state.maze.dist[state.ky][me]
-        far = UNREACHABLE if far < 0 else far
-        if free <= 1 or (state.aside >= 2 and far > state.aside + 1):
-            return RESET
-        return KEEP
+        """K16, K31: reset when the interrupt can catch nobody, else keep the dice aside.
+
+        The interrupt is as long as the dice set aside, and every die left aside also lengthens the
+        Kyonshi's normal move of every round until someone resets (K15, K17). A hunter sees every
+        piece, so it resets exactly when no living piece off the entrance and the coffin stands within
+        that many steps of the Kyonshi; otherwise it keeps rolling the free dice (with none left the
+        reset is forced, K16).
+        """
+        maze = state.maze
+        reach = maze.dist[state.ky]
+        near = min(
+            (
+                reach[at]
+                for at in state.pos
+                if at >= 0 and at != maze.entrance and at != maze.coffin and reach[at] >= 0
+            ),
+            default=UNREACHABLE,
+        )
+        return RESET if near > state.aside else KEEP
 
     def _square_value(self, state: GangsiState, cell: int) -> float:
         """How good it is for the acting piece to end its move on ``cell``."""
@@ -162,8 +176,11 @@ class GangsiHeuristic(Policy):
                 for t in needed
             )
             value -= 10.0 * best + 0.5 * steps
-        # The Kyonshi's reach on its next move: its largest die face plus the dice set aside.
-        reach = max(state.options.kyonshi_die) + state.aside
+        # The Kyonshi's reach on its next move: its largest die face, the dice set aside, and the dice
+        # the pieces still to move this round are expected to set aside (K15, K17): a turn rolls up to
+        # five dice, each showing the Kyonshi face once in six.
+        later = sum(1 for j in range(piece + 1, state.n) if state.lives[j] > 0)
+        reach = max(state.options.kyonshi_die) + state.aside + ASIDE_PER_TURN * later
         ky_dist = maze.dist[state.ky][cell]
         if ky_dist >= 0 and cell not in (maze.entrance, maze.coffin):
             threat = reach + 1 - ky_dist

@@ -1,10 +1,18 @@
-"""The Gangsi maze as data: the map of ``gangsi.md`` 3.3, parsed into walls, squares and treasures.
+"""The Gangsi mazes as data: maps drawn as in ``gangsi.md`` 3.3, parsed into walls, squares and treasures.
 
-The map below is copied character for character from the specification (K7, DESIGNED). It is the
-single source of the maze: :func:`parse_maze` reads walls (``|`` and ``---``), the entrance ``EN``,
-the coffin ``CF`` and the 23 treasure squares (K5) off it, and :class:`Maze` derives every lookup
-table the rules and the agents need (neighbours, bitboard shift masks, distances). The ``maze`` option
-of ``gangsi_v0`` accepts another map in the same format.
+A map is a drawing (K7, DESIGNED): ``|`` and ``---`` are walls, ``EN`` the entrance, ``CF`` the coffin,
+the codes of :mod:`cards` the 23 treasure squares (K5), ``.`` any other square. :func:`parse_maze`
+reads walls and squares off a drawing, and :class:`Maze` derives every lookup table the rules and the
+agents need (neighbours, bitboard shift masks, distances). The ``maze`` option of ``gangsi_v0`` takes
+the name of a map in :data:`MAPS` or a drawing of its own:
+
+* ``"crypt"`` (:data:`CRYPT_MAP`, the default since K7's revision): the entrance and the coffin side
+  by side in a central hall, each opening onto three squares; a room with four doors in every quadrant;
+  49 interior walls, mirror-symmetric but for the wall between entrance and coffin. Chosen with the
+  balance figures recorded in :mod:`boardenvs.gangsi.env`.
+* ``"classic"`` (:data:`CLASSIC_MAP`): the first map of gangsi.md 3.3, character for character. Its
+  entrance and coffin each open onto a single square, where the Kyonshi waits, so the Kyonshi wins
+  every game between heuristic players; it stays as the example of the drawing format.
 
 Cells are numbered row-major, ``cell = row * cols + col``, row 0 at the top. Directions are
 ``N, E, S, W`` = ``0, 1, 2, 3`` (:data:`DIRECTIONS`).
@@ -18,8 +26,39 @@ from functools import lru_cache
 
 from boardenvs.gangsi.cards import NUM_TREASURES, TREASURE_CODES
 
-#: K7 (DESIGNED): the map of gangsi.md 3.3, without its column-number header line.
-MAP: tuple[str, ...] = (
+#: K7 (DESIGNED, revised): the default map, ``maze="crypt"``. The entrance (5,5) opens north, west and
+#: south, the coffin (5,6) north, east and south, with a wall between them; no single square cuts any
+#: part of the maze off (no choke point). Treasure areas as K5: grey rows 0-4 x cols 0-4, pink rows
+#: 0-4 x cols 6-10, orange rows 6-10 x cols 0-4, yellow rows 6-10 x cols 6-10, green row 5 and col 5.
+CRYPT_MAP: tuple[str, ...] = (
+    "   +---+---+---+---+---+---+---+---+---+---+---+",
+    " 0 |  .   .  A1   .   .   .   .   .  P1   .   .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    " 1 |  .   .   .   .| A3|  .| P3|  .   .   .   .|",
+    "   +   +   +   +   +   +   +   +   +   +   +   +",
+    " 2 |  .|  .  A2   .|  .| G1|  .|  .  P2   .|  .|",
+    "   +   +   +   +   +   +   +   +   +   +   +   +",
+    " 3 |  .|  .   .  A5   .   .   .  P5   .   .|  .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    " 4 |  .  A4   .   .   .   .   .   .   .  P4   .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    " 5 |  .   .  G2   .   .  EN| CF   .  G3   .   .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    " 6 |  .  O4   .   .   .   .   .   .   .  Y4   .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    " 7 |  .|  .   .  O5   .   .   .   .   .   .|  .|",
+    "   +   +   +   +   +   +   +   +   +   +   +   +",
+    " 8 |  .|  .  O2   .|  .| G4|  .|  .  Y2   .|  .|",
+    "   +   +   +   +   +   +   +   +   +   +   +   +",
+    " 9 |  .   .   .   .| O3|  .| Y3|  .   .   .   .|",
+    "   +   +---+---+   +   +   +   +   +---+---+   +",
+    "10 |  .   .  O1   .   .   .   .   .  Y1   .   .|",
+    "   +---+---+---+---+---+---+---+---+---+---+---+",
+)
+
+#: K7 (DESIGNED, superseded): the first map of gangsi.md 3.3, without its column-number header line;
+#: ``maze="classic"``, kept as the example of the drawing format.
+CLASSIC_MAP: tuple[str, ...] = (
     "   +---+---+---+---+---+---+---+---+---+---+---+",
     " 0 |  .   .   .| A1   .   .   .| P1   .   .   .|",
     "   +   +   +---+   +---+   +   +   +---+---+   +",
@@ -44,6 +83,13 @@ MAP: tuple[str, ...] = (
     "10 |  .  O5   .   .   .| EN| CF|  .   .  Y4|  .|",
     "   +---+---+---+---+---+---+---+---+---+---+---+",
 )
+
+#: The named maps of the ``maze`` option.
+MAPS: dict[str, tuple[str, ...]] = {"crypt": CRYPT_MAP, "classic": CLASSIC_MAP}
+#: K7: the name of the default map.
+DEFAULT_MAZE = "crypt"
+#: The default map's drawing.
+MAP = MAPS[DEFAULT_MAZE]
 
 #: Orthogonal steps (row, col) by direction id: north, east, south, west.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -200,10 +246,33 @@ class Maze:
         return f"({r},{c})"
 
 
+def map_lines(maze: str | Sequence[str] | None = None) -> tuple[str, ...]:
+    """The drawing of ``maze``: a name in :data:`MAPS`, a drawing (returned as a tuple), or ``None``
+    for the default map.
+
+    Raises:
+        MazeError: for a name that is not in :data:`MAPS`.
+    """
+    if maze is None:
+        return MAPS[DEFAULT_MAZE]
+    if isinstance(maze, str):
+        if maze not in MAPS:
+            raise MazeError(
+                f"unknown map name {maze!r}; the named maps are {sorted(MAPS)} (or give a drawing: its lines)"
+            )
+        return MAPS[maze]
+    return tuple(maze)
+
+
+def get_maze(maze: str | Sequence[str] | None = None) -> Maze:
+    """The :class:`Maze` of a map name, a drawing, or the default map for ``None``; one object per
+    drawing (cached), so the tables derived from a maze are shared too."""
+    return _maze_of(map_lines(maze))
+
+
 @lru_cache(maxsize=8)
-def get_maze(lines: tuple[str, ...] | None = None) -> Maze:
-    """The (cached) :class:`Maze` of ``lines``, or of the specification's :data:`MAP` for ``None``."""
-    return Maze(MAP if lines is None else lines)
+def _maze_of(lines: tuple[str, ...]) -> Maze:
+    return Maze(lines)
 
 
 def neighbours(maze: Maze, cell: int) -> list[int]:
@@ -212,12 +281,17 @@ def neighbours(maze: Maze, cell: int) -> list[int]:
 
 
 __all__ = [
+    "CLASSIC_MAP",
+    "CRYPT_MAP",
+    "DEFAULT_MAZE",
     "DIRECTIONS",
     "DIRECTION_NAMES",
     "MAP",
+    "MAPS",
     "Maze",
     "MazeError",
     "NUM_TREASURES",
     "get_maze",
+    "map_lines",
     "parse_maze",
 ]

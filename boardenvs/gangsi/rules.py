@@ -47,7 +47,7 @@ from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.gangsi import cards
-from boardenvs.gangsi.board import DIRECTION_NAMES, Maze, get_maze
+from boardenvs.gangsi.board import DEFAULT_MAZE, DIRECTION_NAMES, Maze, get_maze
 from boardenvs.gangsi.cards import (
     ARROW,
     COLOR_MASK,
@@ -109,11 +109,13 @@ class GangsiOptions:
     max_rounds: int = 80
     #: K26 (DESIGNED): at the round cap the Kyonshi wins, or (``"truncate"``) the game is truncated.
     round_cap: Literal["kyonshi_wins", "truncate"] = "kyonshi_wins"
-    #: K20: a hunter's win pays every other agent -1 (the header's reading, the shared convention), or
-    #: (``"others_zero"``, the table row) the other hunters 0 and the Kyonshi -1.
+    #: K20: a hunter's win pays every other agent -1 (the default), or (``"others_zero"``) the other
+    #: hunters 0 and the Kyonshi -1. A Kyonshi win pays the Kyonshi +1 and every hunter -1 either way.
     hunter_win_rewards: Literal["others_minus_one", "others_zero"] = "others_minus_one"
-    #: K7 (DESIGNED): the maze drawn as in gangsi.md 3.3 (``None``: the specification's map).
-    maze: tuple[str, ...] | None = None
+    #: K7 (DESIGNED): the maze: the name of a map of :data:`boardenvs.gangsi.board.MAPS` (``"crypt"``,
+    #: the default, or ``"classic"``, the first map of gangsi.md 3.3) or a drawing in that format (its
+    #: lines).
+    maze: str | tuple[str, ...] = DEFAULT_MAZE
 
     def __post_init__(self) -> None:
         given_players = self.num_players
@@ -147,11 +149,12 @@ class GangsiOptions:
             raise OptionError(f"kyonshi_die needs 1-12 faces of 0-10 steps, got {self.kyonshi_die}")
         if self.max_rounds < 1:
             raise OptionError(f"max_rounds must be at least 1, got {self.max_rounds}")
-        if self.maze is not None:
-            try:
-                get_maze(self.maze)
-            except ValueError as err:
-                raise OptionError(f"maze: {err}") from err
+        if not isinstance(self.maze, (str, tuple)):
+            raise OptionError(f"maze must be a map name or a drawing (a tuple of lines), got {self.maze!r}")
+        try:
+            get_maze(self.maze)
+        except ValueError as err:
+            raise OptionError(f"maze: {err}") from err
 
 
 def bits(mask: int) -> list[int]:
@@ -644,6 +647,7 @@ class GangsiState(State):
         piece = self.acting
         m = self.maze
         self.pos[piece] = self.cur
+        self.steps = 0  # no move is in progress any more (observation index 1799, K10)
         self.maybe[piece] = self._spread(self.maybe[piece], self.face)  # K32
         self.since[piece] += 1
         self.last_face[piece] = self.face

@@ -55,6 +55,7 @@ from boardenvs.lost_city.rules import (
     P_HIT,
     P_MOVE,
     P_OVER,
+    P_PICK,
     P_POSTROLL,
     PAIR,
     PAIRS,
@@ -521,8 +522,8 @@ def _portrait(k: int, seat: int, side: int, out: bool) -> Image.Image:
 
 # -- words ---------------------------------------------------------------------------------------------
 def seat_label(state: LostCityState, p: int) -> str:
-    """E.g. ``"Rob (player_0)"``, or ``"player_3"`` before its character is drawn."""
-    if p < len(state.char):
+    """E.g. ``"Rob (player_0)"``, or ``"player_3"`` before its character is picked or drawn."""
+    if state.char[p] >= 0:
         return f"{ch.NAMES[state.char[p]]} (player_{p})"
     return f"player_{p}"
 
@@ -531,9 +532,12 @@ def turn_lines(state: LostCityState) -> tuple[str, str]:
     """The header's two lines: who is to act, and what the deciding seat must choose (or the result)."""
     phase = state.phase
     if phase == P_CHARS:
-        return ("Setting up", f"Drawing characters (T31): {len(state.char)} of {state.n} seats have one")
+        return ("Setting up", f"Drawing characters (T31): {state.seated()} of {state.n} seats have one")
     if phase == P_FIRST:
         return ("Setting up", "Initiative roll-off: the highest d6 starts (T30)")
+    if phase == P_PICK:
+        left = ", ".join(ch.NAMES[k] for k in state.characters_left())
+        return (f"player_{state.to_move} to pick a character (T2)", f"Still free: {left}")
     if phase == P_OVER:
         if len(state.outcome) == 1:
             return (f"{seat_label(state, state.outcome[0])} wins!", f"Game over after {state.round} rounds")
@@ -713,7 +717,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
                     fill=ATTACK_RED,
                     width=2,
                 )
-        label = CODES[state.char[p]] if p < len(state.char) else "?"
+        label = CODES[state.char[p]] if state.char[p] >= 0 else "?"
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius),
             fill=colour,
@@ -728,7 +732,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
             fill=render.contrast(colour),
             anchor="mm",
         )
-        if p < len(state.char) and _playing(state):
+        if state.char[p] >= 0 and _playing(state):
             k = state.char[p]
             bar_y = lay.board_y + (state.pos[p] // size + 1) * cell - max(4, cell // 9) - 1
             hp_bar(
@@ -788,13 +792,13 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, vi
 def _draw_panel(
     image: Image.Image, draw: ImageDraw.ImageDraw, state: LostCityState, lay: Layout, view: int | None
 ) -> None:
-    acting = _acting(state)
+    acting = state.to_move if state.phase == P_PICK else _acting(state)  # the picker in the draft (T2)
     playing = _playing(state)
     for p in range(state.n):
         x0 = lay.panel_x
         y0 = lay.panel_y + p * lay.row_h
         x1, y1 = x0 + PANEL_W, y0 + lay.row_h - 6
-        has_char = p < len(state.char)
+        has_char = state.char[p] >= 0
         out = playing and state.hp[p] <= 0
         colour = render.SEAT_COLORS[p]
         won = state.phase == P_OVER and p in state.outcome
@@ -825,7 +829,9 @@ def _draw_panel(
         text_right = x1 - card_w - 14
         if not has_char:
             text(draw, (tx, y0 + 8), f"player_{p}", size=15, fill=ink)
-            text(draw, (tx, y0 + 28), "character not drawn yet", size=11, fill=render.MUTED)
+            picking = state.phase == P_PICK and p == state.to_move
+            what = "to pick a character" if picking else "no character yet"
+            text(draw, (tx, y0 + 28), what, size=11, fill=render.MUTED)
             continue
         k = state.char[p]
         name = ch.NAMES[k]
@@ -837,7 +843,7 @@ def _draw_panel(
             tags.append(("YOU", render.INK, (255, 255, 255)))
         if won:
             tags.append(("WINNER" if len(state.outcome) == 1 else "DRAW", (255, 255, 255), (200, 140, 0)))
-        if playing and p == state.first:
+        if state.phase >= P_PICK and p == state.first:
             tags.append(("1st", (120, 90, 20), (255, 236, 170)))
         tag_x = nx + render.text_length(f"player_{p}", 11) + 6
         for label, fg, tag_bg in tags:
@@ -1091,10 +1097,13 @@ def example_state(game: Game, seed: int, steps: int) -> LostCityState:
 #: The docs picture: six players, round 33: Chris has rolled 60 damage on Safina and a black colour die,
 #: holds a +20 Damage card he may add; Rob controls the seduced Aaron; Jamie is out.
 EXAMPLE_PLAYERS, EXAMPLE_SEED, EXAMPLE_STEPS = 6, 2816, 249
+#: The options of the docs picture's game: characters drawn at random and the first colour die (one
+#: black face), the game the picture was first made from (the picture shows no option).
+EXAMPLE_OPTIONS = {"num_players": EXAMPLE_PLAYERS, "characters": "random", "black_faces": 1}
 
 
 def save_example(game: Game, path: str, view: int | None = None) -> None:
     """Save the docs picture of ``game`` (:data:`EXAMPLE_SEED`, :data:`EXAMPLE_STEPS`) as a PNG at
     ``path``, from ``view``. The docs' picture is ``save_example(make_game("lost_city_v0",
-    num_players=EXAMPLE_PLAYERS), "docs/images/lost_city.png")``."""
+    **EXAMPLE_OPTIONS), "docs/images/lost_city.png")``."""
     game.draw(example_state(game, EXAMPLE_SEED, EXAMPLE_STEPS), view).save(path)

@@ -11,15 +11,27 @@
 | Agents               | `agents= ['player_0', 'player_1', 'player_2', 'player_3']` |
 | Agents               | 2 to 7                                                     |
 | Action Shape         | (1,)                                                       |
-| Action Values        | Discrete(63)                                               |
-| Observation Shape    | (1400,) on the default 12x12 board: `(8 * size^2 + 248,)`  |
+| Action Values        | Discrete(70)                                               |
+| Observation Shape    | (1415,) on the default 12x12 board: `(8 * size^2 + 263,)`  |
 | Observation Values   | [0, 1]                                                     |
 
-A free-for-all grid battle: each player is one of seven characters (Rob, Aaron, Safina, Jack, Jamie,
-Josh, Chris) on a 12x12 board with ruins, moving, attacking with d6 rolls, drawing battle cards on a
-black face of the colour die, and spending Special Ability cards on the characters' abilities. The last
-character standing wins. The rules are `../shared/rules/lost_city.md`; rule ids (T1-T29, and T30-T40
-below) are cited in `boardenvs/lost_city/rules.py` and in `tests/lost_city/`.
+A free-for-all grid battle: each player picks one of seven characters (Rob, Aaron, Safina, Jack, Jamie,
+Josh, Chris) and fights on a 12x12 board with ruins, moving, attacking with d6 rolls, drawing battle
+cards on a black face of the colour die, and spending Special Ability cards on the characters'
+abilities. The last character standing wins. The rules are `../shared/rules/lost_city.md`; rule ids
+(T1-T29, and T30-T41 below) are cited in `boardenvs/lost_city/rules.py` and in `tests/lost_city/`.
+
+### The draft (T2)
+
+By default (`characters="pick"`) the players pick their characters before the first turn: the
+initiative roll-off comes first (T30), then, in turn order from the first player, each seat picks one of
+the characters not yet taken, with action `63 + k` (`k`: 0 Rob .. 6 Chris). The picks are decisions,
+made in the open: every observation shows which seat has which character (seat features 2-8), which
+characters are still free (`8 S + 255 .. 261`), that the draft is on (`8 S + 262`) and whose pick it is
+(seat feature 27). Round 1 then starts with the first player, each seat on its spawn (T3, T31).
+`characters="random"` draws the characters by chance instead (seat by seat, before the roll-off), and a
+list of names fixes them by seat. The heuristic (`boardenvs_agents.games.lost_city`) picks the strongest
+character still free by its measured win rate for the player count (table below).
 
 ### Turns and who acts
 
@@ -33,44 +45,50 @@ taken by the env itself (T34), so every turn offers at least the move decision a
 **Seduction (T20).** While Rob has seduced a character, on that character's next two turns
 `current_player()` is *Rob's* seat and `agent_selection` is Rob's agent: Rob's agent picks the seduced
 character's moves and attack (never on Rob, never using its card). The observation tells Rob whose
-character he is moving: the acting seat is flagged, and the "acting for another seat" bit is set. The
-same holds for Jamie copying Seduction.
+character he is moving: the acting seat is flagged, and the "acting for another seat" bit is set in
+Rob's observation only (the deciding seat's; every other observer, the seduced character's seat
+included, reads 0). The same holds for Jamie copying Seduction.
 
 ### Observation Space
 
-`observation` is float32 of shape `(8 * size^2 + 7 * 29 + 45,)` = `(1400,)` on the default board, in
+`observation` is float32 of shape `(8 * size^2 + 7 * 30 + 53,)` = `(1415,)` on the default board, in
 the perspective of the observer: relative seat `r` is seat `(observer + r) % n` (r = 0 is me).
 
 | Index                     | Meaning                                                                   |
 |---------------------------|---------------------------------------------------------------------------|
 | `0 .. S-1` (S = size^2)   | ruins (1 on a ruin square, row-major)                                     |
 | `S (1 + r) + cell`        | the square of relative seat `r` (r = 0..6; zero when out or absent)       |
-| `8 S + 29 r + f`          | seat block of relative seat `r`, feature `f`:                             |
-|                           | 0 present, 1 alive, 2-8 character one-hot (Rob..Chris), 9 HP / 260,       |
-|                           | 10 HP / own cap, 11-18 held card one-hot (+10 H, +10 D, +20 H, +20 D,     |
-|                           | Skip, Null, Joker, Special), 19 Fire ticks / 3, 20 turns to skip / 2 (at  |
-|                           | most 1), 21 seduced, 22 seduced by me, 23 controlled turns left / 2,      |
-|                           | 24 shielded from me (I may not target it), 25 shielded from someone,      |
-|                           | 26 shield turns left / 2, 27 the acting character, 28 the first player    |
-| `8 S + 203 + 0..3`        | step one-hot: move, action, copy target, post-roll                        |
-| `8 S + 207`               | I am acting for another seat's character (Seduction)                      |
-| `8 S + 208`               | round / max_rounds                                                        |
-| `8 S + 209 .. 214`        | damage roll one-hot (1..6) during the post-roll step                      |
-| `8 S + 215`               | the colour die showed black (a card will be drawn)                        |
-| `8 S + 216`, `217`        | Critical used on this attack; +Damage bonus / 20                          |
-| `8 S + 218 .. 224`        | relative seat of the attack's target                                      |
-| `8 S + 225 .. 231`        | character whose ability Jamie is copying                                  |
-| `8 S + 232 .. 239`        | cards of each kind left in the draw pile / cards of that kind in the deck |
-| `8 S + 240 .. 247`        | cards of each kind in the discard pile / cards of that kind in the deck   |
+| `8 S + 30 r + f`          | seat block of relative seat `r`, feature `f`:                             |
+|                           | 0 present, 1 alive, 2-8 character one-hot (Rob..Chris; zero while the     |
+|                           | seat has none yet, T2), 9 HP / 260, 10 HP / own cap, 11-18 held card      |
+|                           | one-hot (+10 H, +10 D, +20 H, +20 D, Skip, Null, Joker, Special),         |
+|                           | 19 Fire ticks / 3, 20 turns to skip / 2 (at most 1), 21 seduced,          |
+|                           | 22 seduced by me, 23 controlled turns left / 2, 24 shielded from me (I    |
+|                           | may not target it), 25 shielded from someone, 26 shield turns left / 2,   |
+|                           | 27 the acting character (in the draft: the seat to pick), 28 the first    |
+|                           | player (once rolled), 29 damage dealt / 1560 (at most 1; T28 tie-break)   |
+| `8 S + 210 + 0..3`        | step one-hot: move, action, copy target, post-roll                        |
+| `8 S + 214`               | I am acting for another seat's character (Seduction; T20: set only in the |
+|                           | deciding seat's observation)                                              |
+| `8 S + 215`               | round / max_rounds                                                        |
+| `8 S + 216 .. 221`        | damage roll one-hot (1..6) during the post-roll step                      |
+| `8 S + 222`               | the colour die showed black (a card will be drawn)                        |
+| `8 S + 223`, `224`        | Critical used on this attack; +Damage bonus / 20                          |
+| `8 S + 225 .. 231`        | relative seat of the attack's target                                      |
+| `8 S + 232 .. 238`        | character whose ability Jamie is copying                                  |
+| `8 S + 239 .. 246`        | cards of each kind left in the draw pile / cards of that kind in the deck |
+| `8 S + 247 .. 254`        | cards of each kind in the discard pile / cards of that kind in the deck   |
+| `8 S + 255 .. 261`        | character `k` (Rob..Chris) is not taken by any seat (T2: free to pick)    |
+| `8 S + 262`               | the draft is on (a seat is picking its character, T2)                     |
 
 Everything is public (4.3): positions, HP, statuses and held cards; only the deck order is hidden
 (draws are chance nodes from the unseen multiset).
 
 #### Legal Actions Mask
 
-`action_mask` (int8, `(63,)`) marks the legal actions of the agent to act and is all zeros for every
-other agent. The agent to act always has a legal action: staying put (12) is always legal in the move
-step, `END` (62) in the action and post-roll steps.
+`action_mask` (int8, `(70,)`) marks the legal actions of the agent to act and is all zeros for every
+other agent. The agent to act always has a legal action: a free character in the draft, staying put
+(12) in the move step, `END` (62) in the action and post-roll steps.
 
 ### Action Space
 
@@ -88,35 +106,38 @@ observation); moves by the offset `(dr, dc)` of the destination from the acting 
 | 60      | play the held +Damage card on the damage just rolled (T11)                               |
 | 61      | play the held +Health card (T11, T16)                                                    |
 | 62      | `END`: end the action step / apply the rolled damage                                     |
+| 63-69   | the draft (T2): pick character `k` (0 Rob .. 6 Chris): `63 + k`, any not yet taken       |
 
 ### Rewards
 
 At the end only: the last character standing +1, every other -1. A character eliminated while others
 play on is terminated at once with -1 (the game goes on). When the last characters die in the same
-event (T26) or HP ties at the round cap (T28), the tied players get 0 and the others -1. Reaching the
-round cap is a normal end (highest HP wins), not a truncation.
+event (T26) or tie at the round cap (T28), the tied players get 0 and the others -1. Reaching the round
+cap is a normal end (decided by `cap_tiebreak`, by default the most damage dealt), not a truncation.
 
 ### Options
 
 | Option                   | Default            | Meaning                                                   |
 |--------------------------|--------------------|-----------------------------------------------------------|
 | `num_players`            | 4                  | 2-7 (T2)                                                  |
-| `characters`             | `None`             | T31: names by seat, e.g. `["Rob", "Jack"]`; `None`: drawn by chance |
+| `characters`             | `"pick"`           | T2: `"pick"` (the draft), `"random"` (a chance draw, T31), or names by seat, e.g. `["Rob", "Jack"]` |
 | `first_player`           | `"roll"`           | T30: initiative roll-off (chance), or `"seat0"`           |
 | `board_size`             | 12                 | T1: rows = columns                                        |
 | `ruins`                  | the 12 of 4.3      | T1: impassable squares `(row, col)`                       |
 | `spawns`                 | the 7 of 4.3       | T3: spawn squares in order; seat `i` uses `spawns[i]`     |
-| `black_faces`            | 1                  | T9: black faces of the six-faced colour die               |
+| `black_faces`            | 2                  | T9: black faces of the six-faced colour die (P(card) = 1/3 per hit) |
 | `bad_draw_discards_held` | True               | T12: a bad/Null draw also discards the held card          |
 | `card_counts`            | (4,4,2,2,2,4,2,8)  | 4.1: deck by kind (+10 H, +10 D, +20 H, +20 D, Skip, Null, Joker, Special) |
-| `max_rounds`             | 150                | T28: round cap, then highest HP wins (ties draw)          |
+| `max_rounds`             | 150                | T28: round cap, then `cap_tiebreak` decides               |
+| `cap_tiebreak`           | `"damage"`         | T28: at the cap the living character with the most damage dealt wins, then the highest share of its starting HP; `"hp"` (the highest HP) and `"hp_share"` (the highest share) are the alternatives; a tie left is a draw |
 
-### Readings added where the spec is silent (T30-T40)
+### Readings added where the spec is silent (T30-T41)
 
 * **T30** Initiative: the roll-off (highest d6, tied highest re-roll) gives every seat the same chance,
   so it is one chance node uniform over the seats; `first_player="seat0"` skips it.
-* **T31** Seat `i` starts on `spawns[i]`; characters come from the `characters` option in seat order,
-  or are drawn by chance one seat at a time, uniformly among those not yet taken.
+* **T31** Seat `i` starts on `spawns[i]`; characters are picked in the draft (T2: after the roll-off,
+  in turn order from the first player), given by the `characters` option in seat order, or drawn by
+  chance one seat at a time (before the roll-off), uniformly among those not yet taken.
 * **T32** A skipped turn is still a turn: it counts as one of a seduced character's two controlled
   turns and as one of the seducer's two restricted turns; Fire ticks before the skip. Skips add up
   (two Traps before a turn skip two turns).
@@ -135,15 +156,85 @@ round cap is a normal end (highest HP wins), not a truncation.
 * **T38** An eliminated character leaves the board; its held card is discarded, its statuses end, and
   seductions it holds end (T20).
 * **T39** A round starts each time the turn passes the first player's seat (even when that player is
-  out); round 1 is every player's first turn (T7), and the game ends when round `max_rounds + 1`
-  would start (T28).
+  out); round 1 is every player's first turn (T7), after the draft, and the game ends when round
+  `max_rounds + 1` would start (T28).
 * **T40** +Health cards may be played in the move, action and post-roll steps of one's own turn,
   even at full HP (the card is then wasted, T16); +Damage cards only in the post-roll step (T11).
+* **T41** Damage dealt (the `"damage"` tie-break of T28) is the HP a seat's decisions took from other
+  characters: its basic attacks (Critical and +Damage included) and abilities, the attacks of a
+  character it controls by Seduction (T20), and the ticks of a Fire it lit (T21); HP beyond what the
+  target had does not count, nor Jokers (T14).
+
+### Designed values and the figures behind them (issue 15)
+
+Measured with the balance tool, 1,000 games per setting (the heuristic in every seat; the heuristic in
+one rotated seat against random players; with 2 players also the T9 round robin, every ordered pair of
+characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py --game lost_city_v0
+--num-players 2 3 4 5 6 7 --check` (3 min 7 s on a shared 2-core machine; every target met).
+
+| Players | cap ends | draws | rounds: median (p10-p90) | decisions | cards drawn | abilities | heuristic vs random |
+|---|---|---|---|---|---|---|---|
+| 2 | 0.0% | 0.0% | 14 (10-19) | 54 | 3.46 | 0.88 | 0.969 [0.956, 0.978] (even 0.500) |
+| 3 | 0.0% | 0.0% | 18 (14-23) | 81 | 4.32 | 0.35 | 0.930 [0.913, 0.944] (even 0.333) |
+| 4 | 0.0% | 0.0% | 25 (20-31) | 135 | 7.40 | 1.68 | 0.731 [0.703, 0.758] (even 0.250) |
+| 5 | 0.0% | 0.0% | 32 (26-39) | 189 | 9.88 | 2.47 | 0.575 [0.544, 0.605] (even 0.200) |
+| 6 | 0.0% | 0.0% | 31 (24-38) | 213 | 11.86 | 2.96 | 0.520 [0.489, 0.551] (even 0.167) |
+| 7 | 0.0% | 0.0% | 30 (24-38) | 239 | 13.65 | 3.42 | 0.486 [0.455, 0.516] (even 0.143) |
+
+(cards drawn and abilities used are per game, heuristic in every seat; decisions is the median.)
+
+* **`black_faces` = 2 (T9).** P(card) = 1/3 per hit. Target: at least 1.5 abilities used per 4-player
+  game, and every character's 2-player round-robin win rate within 0.30-0.70. With 2 faces: 1.68
+  abilities per 4-player game; round robin Aaron 0.535, Chris 0.552, Jack 0.465, Jamie 0.451, Josh
+  0.458, Rob 0.479, Safina 0.559 (288 games each; with distinct seeds per pair, 4,200 games: 0.40-0.65).
+  With 1 face (the same heuristic, `--option black_faces=1`): 0.84 abilities per 4-player game, and the
+  round robin splits into stat lines: every melee character but Safina 0.580, every ranged one 0.382.
+* **`characters` = `"pick"` (T2).** The seed lets each player choose. The heuristic picks by this
+  table of win rates (heuristic in every seat, `characters="random"`, 2,000 games per count):
+
+  | Players | Rob | Aaron | Safina | Jack | Jamie | Josh | Chris |
+  |---|---|---|---|---|---|---|---|
+  | 2 | 0.513 | 0.559 | 0.628 | 0.410 | 0.413 | 0.428 | 0.556 |
+  | 3 | 0.325 | 0.287 | 0.334 | 0.392 | 0.388 | 0.367 | 0.235 |
+  | 4 | 0.248 | 0.214 | 0.305 | 0.269 | 0.252 | 0.243 | 0.219 |
+  | 5 | 0.216 | 0.206 | 0.241 | 0.170 | 0.176 | 0.178 | 0.215 |
+  | 6 | 0.190 | 0.168 | 0.245 | 0.121 | 0.140 | 0.141 | 0.162 |
+  | 7 | 0.166 | 0.153 | 0.215 | 0.103 | 0.105 | 0.103 | 0.153 |
+
+* **Games that end (T28).** With the first heuristic, 42% (2 players), 63% (4) and 52% (7) of games
+  reached the 150-round cap: ranged characters stood off and melee ones would not walk into a shooter's
+  reach (two Ranged five squares apart waited for each other forever). The heuristic now closes in
+  whenever it cannot strike, except while two other characters are fighting each other: no game of
+  1,000 per count reaches the cap, none is drawn. `max_rounds` stays 150 (games last 14-32 rounds).
+* **Waiting (T28).** Is waiting still the best play? Fields of heuristic variants (`characters="random"`,
+  2,000 games with 3 and 4 players, 1,000 with 7; one variant in a rotated seat): a player that always
+  stands off (`charge=False`) among this heuristic wins 0.470 / 0.332 / 0.182 (3 / 4 / 7 players; even
+  0.333 / 0.250 / 0.143), the first heuristic 0.403 / 0.265 / 0.148, a heuristic that closes in even
+  while others fight (`patient=False`) 0.271 / 0.153 / 0.049; none of these games reaches the cap. So
+  letting the others fight pays, in games that end by the rules: an edge no tie-break can remove. A field
+  of players who all stand off does stall (`charge=False` in every seat: 45% / 56% / 56% of games reach
+  the cap with 2 / 4 / 7 players, characters drawn at random), and there the tie-break decides who
+  gains from waiting:
+* **`cap_tiebreak` = `"damage"` (T28, T41).** Under the first rule (`"hp"`, the highest HP), a
+  character that never dealt a point of damage won 14.3% / 23.0% / 17.6% of those games (2 / 4 / 7
+  players; by starting with more HP, or by being hit least), with 30.5% / 13.4% / 4.0% draws;
+  `"hp_share"` (HP over the starting HP) still 0% / 13.4% / 16.4%, with 44.8% / 23.3% / 4.4% draws. Under
+  `"damage"` (the most damage dealt, then the share of starting HP), nobody who did not fight can win at
+  the cap (0%), and draws fall to 44.8% / 2.6% / 0.2% (with 2 players the remaining draws are stand-offs
+  in which neither side ever dealt damage). The cap and draw shares are the balance tool's: `--agents
+  heuristic:charge=false --option characters=random --option cap_tiebreak=hp` (and `hp_share`,
+  `damage`), `--num-players 2 4 7`, 1,000 games each; the zero-damage winners were read off `dealt`
+  in the same games.
 
 ### Version History
 
 * v0: first release (boardenvs 0.1.0)
 * v0: `render_mode` `"rgb_array"` (a Pillow picture of the board, 900 wide, 788 high on the default board) and `"human"` (shown in a window) beside `"ansi"`
+* v0 (issue 15, no release yet): the character draft (T2, `characters="pick"` by default; actions
+  63-69, `Discrete(70)`; observation: characters still free, the draft flag); `black_faces` 2 (T9);
+  the round cap decided by the most damage dealt (T28, T41: `cap_tiebreak`, seat feature 29); the
+  "acting for another seat" bit only in the deciding seat's observation (T20); observation
+  `(8 * size^2 + 263,)` = 1415
 """
 
 from __future__ import annotations
@@ -161,6 +252,7 @@ from boardenvs.lost_city.rules import (
     P_COPY,
     P_MOVE,
     P_OVER,
+    P_PICK,
     P_POSTROLL,
     LostCityOptions,
     LostCityState,
@@ -171,9 +263,11 @@ if TYPE_CHECKING:  # pragma: no cover - Pillow is imported only when a picture i
 
 MAX_SEATS = 7
 #: Features per seat block (see the module docstring).
-SEAT_FEATURES = 29
+SEAT_FEATURES = 30
+#: Damage dealt is observed over the most HP six characters can lose without healing (T28).
+DEALT_SCALE = 6 * ch.HP_SCALE
 #: Global features after the seat blocks.
-GLOBAL_FEATURES = 45
+GLOBAL_FEATURES = 53
 _STEP = {P_MOVE: 0, P_ACTION: 1, P_COPY: 2, P_POSTROLL: 3}
 
 
@@ -201,11 +295,11 @@ class LostCityGame(Game):
         self._inv_counts = np.where(counts > 0, 1.0 / np.maximum(counts, 1.0), 0.0).astype(np.float32)
 
     def num_actions(self, player: int) -> int:
-        """63 actions for every seat."""
+        """70 actions for every seat."""
         return NUM_ACTIONS
 
     def observation_shape(self, player: int) -> tuple[int, ...]:
-        """``(8 * size^2 + 248,)`` for every seat."""
+        """``(8 * size^2 + 256,)`` for every seat."""
         return (self._size,)
 
     def new_initial_state(self) -> LostCityState:
@@ -220,9 +314,9 @@ class LostCityGame(Game):
         base = self._seats
         hot = self._ruin_hot[:]
         hp = state.hp
-        nchar = len(state.char)
-        playing = state.phase >= P_MOVE
-        acting = state.to_move if playing and state.phase != P_OVER else -1
+        phase = state.phase
+        first_known = phase >= P_PICK  # T30 has been rolled (or skipped)
+        acting = state.to_move if first_known and phase != P_OVER else -1  # the picker in the draft
         for r in range(n):
             p = (player + r) % n
             b = base + SEAT_FEATURES * r
@@ -231,8 +325,8 @@ class LostCityGame(Game):
             if alive:
                 hot.append(b + 1)
                 hot.append(cells * (1 + r) + state.pos[p])
-            if p < nchar:
-                k = state.char[p]
+            k = state.char[p]
+            if k >= 0:
                 hot.append(b + 2 + k)
                 obs[b + 9] = hp[p] / ch.HP_SCALE
                 obs[b + 10] = hp[p] / ch.MAX_HP[k]
@@ -254,13 +348,15 @@ class LostCityGame(Game):
                 obs[b + 26] = state.shield_turns[p] / ch.SEDUCTION_TURNS
             if p == acting:
                 hot.append(b + 27)
-            if playing and p == state.first:
+            if first_known and p == state.first:
                 hot.append(b + 28)
+            if state.dealt[p]:
+                obs[b + 29] = min(state.dealt[p] / DEALT_SCALE, 1.0)
         g = self._glob
-        step = _STEP.get(state.phase)
+        step = _STEP.get(phase)
         if step is not None:
             hot.append(g + step)
-            if state.ctrl[state.to_move] >= 0:
+            if state.ctrl[state.to_move] == player:  # T20: only the seducer deciding gets the bit
                 hot.append(g + 4)
         obs[g + 5] = min(state.round / state.options.max_rounds, 1.0)
         if state.roll:
@@ -280,6 +376,10 @@ class LostCityGame(Game):
         obs[g + 37 : g + 45] = deck.discards
         obs[g + 29 : g + 37] *= self._inv_counts
         obs[g + 37 : g + 45] *= self._inv_counts
+        for k in state.characters_left():  # T2: what is still free to pick
+            obs[g + 45 + k] = 1.0
+        if phase == P_PICK:
+            obs[g + 52] = 1.0
         return obs
 
     def draw(self, state: LostCityState, view: int | None = None) -> Image.Image:  # type: ignore[override]

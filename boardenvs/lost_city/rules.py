@@ -1,6 +1,6 @@
 """Star of the Lost City: the pure rules of ``lost_city_v0`` (``../shared/rules/lost_city.md``).
 
-Rule ids T1-T29 are the spec's; T30-T40 are readings added here where the spec is silent (listed in
+Rule ids T1-T29 are the spec's; T30-T41 are readings added here where the spec is silent (listed in
 :mod:`boardenvs.lost_city.env`). Only the standard library and the core helpers: a state is a handful
 of per-seat lists, a :class:`~boardenvs.core.deck.Deck` and a few counters, so ``clone()`` is cheap.
 
@@ -35,6 +35,7 @@ id      action                       meaning
 60      ``PLAY_DAMAGE``              add the held +Damage card to the damage just rolled (T11)
 61      ``PLAY_HEALTH``              play the held +Health card (T11, T16)
 62      ``END``                      end the action step / apply the rolled damage as it stands
+63-69   ``PICK + k``                 the draft (T2, T31): take character ``k`` (0 Rob .. 6 Chris)
 ======= ============================ ===========================================================
 """
 
@@ -61,21 +62,24 @@ CRITICAL = 59
 PLAY_DAMAGE = 60
 PLAY_HEALTH = 61
 END = 62
-NUM_ACTIONS = 63
+PICK = 63
+NUM_ACTIONS = 70
 #: Pairs of seat offsets for Double Hit on two targets (T23), ``o1 < o2``.
 PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a + 1, 7))
 PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
 
 # Phases. Chance phases: characters drawn (T31), first player (T30), hit, damage, colour die, card.
+# P_PICK is the draft (T2): a decision of the seat to pick. Phases before P_MOVE are the setup.
 (
-    P_CHARS, P_FIRST, P_MOVE, P_ACTION, P_COPY, P_POSTROLL, P_HIT, P_DAMAGE, P_COLOUR, P_DRAW, P_OVER,
-) = range(11)  # fmt: skip
+    P_CHARS, P_FIRST, P_PICK, P_MOVE, P_ACTION, P_COPY, P_POSTROLL, P_HIT, P_DAMAGE, P_COLOUR, P_DRAW,
+    P_OVER,
+) = range(12)  # fmt: skip
 PHASE_NAMES = (
-    "characters", "first player", "move", "action", "copy target", "post-roll", "hit roll",
+    "characters", "first player", "draft", "move", "action", "copy target", "post-roll", "hit roll",
     "damage roll", "colour die", "card draw", "over",
 )  # fmt: skip
 _CHANCE_PHASES = frozenset((P_CHARS, P_FIRST, P_HIT, P_DAMAGE, P_COLOUR, P_DRAW))
-_IS_CHANCE = tuple(p in _CHANCE_PHASES for p in range(11))
+_IS_CHANCE = tuple(p in _CHANCE_PHASES for p in range(12))
 _DIE = [(face, 1.0 / 6.0) for face in range(1, 7)]
 _COLOUR = [(face, 1.0 / 6.0) for face in range(6)]
 #: T9: the colour die's faces; with ``black_faces = k`` faces ``0 .. k-1`` are black.
@@ -88,8 +92,10 @@ class LostCityOptions:
 
     #: T2: 2 to 7 players.
     num_players: int = 4
-    #: T31: the character of each seat by name (distinct), or ``None``: drawn by chance.
-    characters: tuple[str, ...] | None = None
+    #: T2, T31: ``"pick"``: a draft before the first turn, in turn order, each player picking one of the
+    #: characters not yet taken (a decision, public); ``"random"``: drawn by chance, seat by seat; or
+    #: the character of each seat by name (distinct).
+    characters: Literal["pick", "random"] | tuple[str, ...] = "pick"
     #: T30: ``"roll"``: the initiative roll-off picks the first player (chance); ``"seat0"``: seat 0.
     first_player: Literal["roll", "seat0"] = "roll"
     #: T1 (DESIGNED): rows and columns of the square grid.
@@ -99,19 +105,32 @@ class LostCityOptions:
     #: T3 (DESIGNED): spawn squares in order of use (seat ``i`` on ``spawns[i]``, T31).
     spawns: tuple[tuple[int, int], ...] = SPAWNS
     #: T9 (DESIGNED): black faces of the six-faced colour die (probability of a card per hit / 6).
-    black_faces: int = 1
+    black_faces: int = 2
     #: T12 (DESIGNED): a bad or Null draw also discards the held card (``False``: only good draws do).
     bad_draw_discards_held: bool = True
     #: 4.1 (SEED counts): cards of each kind in the battle deck, in :data:`cards.CARD_NAMES` order.
     card_counts: tuple[int, ...] = cards.CARD_COUNTS
-    #: T28 (DESIGNED): rounds before the highest HP wins (ties draw).
+    #: T28 (DESIGNED): rounds before the game is decided by ``cap_tiebreak``.
     max_rounds: int = 150
+    #: T28 (DESIGNED): who wins at the round cap among the living: ``"damage"``: the most damage dealt,
+    #: then the highest share of the starting HP; ``"hp"``: the highest HP; ``"hp_share"``: the highest
+    #: HP as a share of the starting HP. A tie that remains is a draw among the tied.
+    cap_tiebreak: Literal["damage", "hp", "hp_share"] = "damage"
 
     def __post_init__(self) -> None:
         n = self.num_players
         if not 2 <= n <= 7:
             raise ValueError(f"num_players must be 2 to 7, got {n}")
-        if self.characters is not None:
+        if isinstance(self.characters, str):
+            if self.characters not in ("pick", "random"):
+                raise ValueError(
+                    f"characters must be 'pick', 'random' or one name per player, got {self.characters!r}"
+                )
+        elif not isinstance(self.characters, tuple):
+            raise ValueError(
+                f"characters must be 'pick', 'random' or one name per player, got {self.characters!r}"
+            )
+        else:
             if len(self.characters) != n:
                 raise ValueError(f"characters needs one name per player ({n}), got {self.characters}")
             unknown = [c for c in self.characters if c not in ch.NAMES]
@@ -145,27 +164,35 @@ class LostCityOptions:
 
     @property
     def character_ids(self) -> tuple[int, ...] | None:
-        """The fixed character id of every seat, or ``None`` when they are drawn."""
-        if self.characters is None:
+        """The fixed character id of every seat, or ``None`` when they are picked or drawn."""
+        if isinstance(self.characters, str):
             return None
         return tuple(ch.NAMES.index(name) for name in self.characters)
+
+    @property
+    def draft(self) -> bool:
+        """True when the players pick their characters (T2, ``characters="pick"``)."""
+        return self.characters == "pick"
 
 
 class LostCityState(State):
     """A Lost City position: per-seat character, HP, square, card and statuses; phase and pending roll.
 
-    Per seat ``p``: ``char[p]`` (character id), ``hp[p]`` (0 = eliminated), ``pos[p]`` (cell index, -1
-    when eliminated), ``held[p]`` (card kind or -1), ``burn[p]`` (Fire ticks left, T21), ``skip[p]``
-    (turns to skip, T15/T24/T32), ``ctrl[p]`` / ``ctrl_turns[p]`` (seducer's seat and controlled turns
-    left after the current one, T20), ``shield_by[p]`` / ``shield_turns[p]`` (the seducer who may not
-    target ``p``, and how many of the seducer's own turns that still lasts, T20).
+    Per seat ``p``: ``char[p]`` (character id; -1 while not yet picked or drawn, T2), ``hp[p]`` (0 =
+    eliminated), ``pos[p]`` (cell index, -1 when eliminated), ``held[p]`` (card kind or -1), ``burn[p]``
+    (Fire ticks left, T21), ``skip[p]`` (turns to skip, T15/T24/T32), ``ctrl[p]`` / ``ctrl_turns[p]``
+    (seducer's seat and controlled turns left after the current one, T20), ``shield_by[p]`` /
+    ``shield_turns[p]`` (the seducer who may not target ``p``, and how many of the seducer's own turns
+    that still lasts, T20), ``burn_by[p]`` (who set the Fire burning ``p``, T21) and ``dealt[p]`` (HP
+    the seat's decisions have taken from the other characters: its attacks and abilities, the attacks
+    of a character it controls, its Fire ticks; the T28 tie-break, T41).
     """
 
     game_name = "lost_city_v0"
     __slots__ = (
         "options", "geo", "n", "char", "hp", "pos", "held", "burn", "skip", "ctrl", "ctrl_turns",
-        "shield_by", "shield_turns", "deck", "phase", "to_move", "first", "round", "roll", "black",
-        "target", "crit", "bonus", "copy", "outcome", "_legal",
+        "shield_by", "shield_turns", "burn_by", "dealt", "deck", "phase", "to_move", "first", "round",
+        "roll", "black", "target", "crit", "bonus", "copy", "outcome", "_legal",
     )  # fmt: skip
 
     def __init__(self, options: LostCityOptions) -> None:
@@ -173,7 +200,7 @@ class LostCityState(State):
         self.geo: Geometry = geometry(options.board_size, options.ruins)
         n = self.n = options.num_players
         size = options.board_size
-        self.char: list[int] = []
+        self.char = [-1] * n
         self.hp = [0] * n
         self.pos = [r * size + c for r, c in options.spawns[:n]]  # T3, T31
         self.held = [-1] * n
@@ -183,8 +210,10 @@ class LostCityState(State):
         self.ctrl_turns = [0] * n
         self.shield_by = [-1] * n
         self.shield_turns = [0] * n
+        self.burn_by = [-1] * n
+        self.dealt = [0] * n
         self.deck = Deck(options.card_counts)
-        self.phase = P_CHARS
+        self.phase = P_FIRST if options.draft and options.first_player == "roll" else P_CHARS
         self.to_move = 0
         self.first = 0
         self.round = 1
@@ -198,16 +227,39 @@ class LostCityState(State):
         self._legal: list[int] | None = None
         fixed = options.character_ids
         if fixed is not None:
-            for k in fixed:
-                self._add_character(k)
+            for p, k in enumerate(fixed):
+                self._add_character(p, k)
+        elif options.draft and options.first_player != "roll":
+            self._open_draft(0)
 
     # -- setup ------------------------------------------------------------------------------------
-    def _add_character(self, k: int) -> None:
-        """Seat the next player as character ``k`` (T31) and, once all are seated, go on to T30."""
-        p = len(self.char)
-        self.char.append(k)
+    def seated(self) -> int:
+        """How many seats have a character (picked, drawn or given)."""
+        return self.n - self.char.count(-1)
+
+    def _open_draft(self, first: int) -> None:
+        """T2: the draft starts with the first player and goes on in turn order (seat + 1)."""
+        self.first = first
+        self.to_move = first
+        self.phase = P_PICK
+        self._legal = None
+
+    def _add_character(self, p: int, k: int) -> None:
+        """Seat ``p`` becomes character ``k`` (T2, T31); then the next pick or draw, T30, or round 1.
+
+        Drawn or given characters fill the seats in seat order and the initiative roll (T30) comes
+        after them; in the draft the roll comes first and the seats pick in turn order from it.
+        """
+        self.char[p] = k
         self.hp[p] = ch.MAX_HP[k]
-        if len(self.char) < self.n:
+        self._legal = None
+        if self.options.draft:
+            if self.seated() < self.n:
+                self.to_move = (p + 1) % self.n
+                self.phase = P_PICK
+            else:
+                self._begin(self.first)
+        elif self.seated() < self.n:
             self.phase = P_CHARS
         elif self.options.first_player == "roll":
             self.phase = P_FIRST
@@ -238,7 +290,8 @@ class LostCityState(State):
         return self.to_move
 
     def is_out(self, player: int) -> bool:
-        """T26: an eliminated character is out (its -1 is final) while the others play on."""
+        """T26: an eliminated character is out (its -1 is final) while the others play on; nobody is out
+        during the setup (draws, the initiative roll and the draft, T2, T30, T31)."""
         return self.phase >= P_MOVE and self.hp[player] <= 0
 
     def returns(self) -> list[float]:
@@ -270,7 +323,7 @@ class LostCityState(State):
         if phase == P_DRAW:
             return self.deck.chance_outcomes()
         if phase == P_CHARS:
-            left = [k for k in range(ch.NUM_CHARACTERS) if k not in self.char]
+            left = self.characters_left()
             return [(k, 1.0 / len(left)) for k in left]
         if phase == P_FIRST:
             return [(p, 1.0 / self.n) for p in range(self.n)]
@@ -318,11 +371,14 @@ class LostCityState(State):
         elif phase == P_CHARS:
             if not 0 <= outcome < ch.NUM_CHARACTERS or outcome in self.char:
                 raise IllegalActionError(f"character {outcome} is taken or does not exist")
-            self._add_character(outcome)
+            self._add_character(self.char.index(-1), outcome)
         else:  # P_FIRST
             if not 0 <= outcome < self.n:
                 raise IllegalActionError(f"no seat {outcome} to start")
-            self._begin(outcome)
+            if self.options.draft and self.seated() < self.n:
+                self._open_draft(outcome)  # T2: the draft goes in turn order from the first player
+            else:
+                self._begin(outcome)
 
     # -- decisions --------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -342,6 +398,10 @@ class LostCityState(State):
     def seat_of(self, character: int) -> int:
         """The seat playing ``character``, or -1."""
         return self.char.index(character) if character in self.char else -1
+
+    def characters_left(self) -> list[int]:
+        """The characters no seat has yet (T2: those a seat may still pick), ascending."""
+        return [k for k in range(ch.NUM_CHARACTERS) if k not in self.char]
 
     def distance(self, a: int, b: int) -> int:
         """Chebyshev distance between the squares of seats ``a`` and ``b`` (T4)."""
@@ -417,6 +477,8 @@ class LostCityState(State):
 
     def _generate(self) -> list[int]:
         phase = self.phase
+        if phase == P_PICK:  # T2: any character not yet taken
+            return [PICK + k for k in self.characters_left()]
         a = self.to_move
         free = self.ctrl[a] < 0  # T20/T33: a seduced character cannot use its held card
         held = self.held[a]
@@ -485,7 +547,9 @@ class LostCityState(State):
             )
         self._legal = None
         a = self.to_move
-        if action == PLAY_HEALTH:  # T11, T16
+        if phase == P_PICK:  # T2: the pick is public and final
+            self._add_character(a, action - PICK)
+        elif action == PLAY_HEALTH:  # T11, T16
             card = self.held[a]
             self.hp[a] = min(ch.MAX_HP[self.char[a]], self.hp[a] + cards.HEALTH_VALUE[card])
             self._spend(a)
@@ -557,7 +621,8 @@ class LostCityState(State):
         black = self.black
         self.black = False
         self._legal = None
-        killed = [target] if self._hurt(target, damage) else []
+        attacker = self.current_player()  # T20: the seducer's decision while the attacker is seduced
+        killed = [target] if self._hurt(target, damage, attacker) else []
         if killed and self._check_over(killed):
             return
         if black:
@@ -597,26 +662,30 @@ class LostCityState(State):
             t = targets[0]
             drained = min(ch.STEAL, self.hp[t])
             self.hp[a] = min(ch.MAX_HP[self.char[a]], self.hp[a] + drained)
-            if self._hurt(t, drained):
+            if self._hurt(t, drained, a):
                 killed.append(t)
         elif ability == ch.FIRE:  # T21: three ticks at the target's turn starts; re-burning refreshes
             self.burn[targets[0]] = ch.FIRE_TURNS
+            self.burn_by[targets[0]] = a
         elif ability == ch.DOUBLE_HIT:  # T23
             each = ch.DOUBLE_HIT_EACH if len(targets) == 2 else ch.DOUBLE_HIT_SINGLE
             for t in targets:
-                if self._hurt(t, each):
+                if self._hurt(t, each, a):
                     killed.append(t)
         else:  # TRAP, T24
             t = targets[0]
-            if self._hurt(t, ch.TRAP_DAMAGE):
+            if self._hurt(t, ch.TRAP_DAMAGE, a):
                 killed.append(t)
             else:
                 self.skip[t] += 1
         if killed:
             self._check_over(killed)
 
-    def _hurt(self, t: int, amount: int) -> bool:
-        """Take ``amount`` HP from seat ``t``; True if that eliminates it (T26, T38)."""
+    def _hurt(self, t: int, amount: int, by: int) -> bool:
+        """Take ``amount`` HP from seat ``t`` on seat ``by``'s account (T28: the HP actually lost counts
+        as damage dealt); True if that eliminates ``t`` (T26, T38)."""
+        if by >= 0 and by != t:
+            self.dealt[by] += min(amount, self.hp[t])
         hp = self.hp[t] - amount
         if hp > 0:
             self.hp[t] = hp
@@ -631,7 +700,7 @@ class LostCityState(State):
         if self.held[t] >= 0:
             self._spend(t)
         self.burn[t] = self.skip[t] = 0
-        self.ctrl[t] = self.shield_by[t] = -1
+        self.ctrl[t] = self.shield_by[t] = self.burn_by[t] = -1
         self.ctrl_turns[t] = self.shield_turns[t] = 0
         for p in range(self.n):
             if self.ctrl[p] == t:
@@ -660,10 +729,22 @@ class LostCityState(State):
         self.copy = -1
         self._legal = None
 
-    def _end_by_hp(self) -> None:
-        """T28: after ``max_rounds`` rounds the highest HP wins; a tie is a draw among the tied."""
-        best = max(self.hp)
-        self.outcome = [p for p in range(self.n) if self.hp[p] == best]
+    def cap_standing(self, p: int) -> tuple[float, ...]:
+        """T28: the key by which the living seat ``p`` is ranked at the round cap (highest wins)."""
+        share = self.hp[p] / ch.MAX_HP[self.char[p]]
+        rule = self.options.cap_tiebreak
+        if rule == "damage":
+            return (float(self.dealt[p]), share)
+        if rule == "hp":
+            return (float(self.hp[p]),)
+        return (share,)
+
+    def _end_at_cap(self) -> None:
+        """T28: after ``max_rounds`` rounds the living seat with the best :meth:`cap_standing` wins; a tie
+        is a draw among the tied."""
+        living = [p for p in range(self.n) if self.hp[p] > 0]
+        best = max(self.cap_standing(p) for p in living)
+        self.outcome = [p for p in living if self.cap_standing(p) == best]
         self._finish()
 
     # -- turns ------------------------------------------------------------------------------------
@@ -693,7 +774,7 @@ class LostCityState(State):
             if q == self.first:
                 self.round += 1
                 if self.round > self.options.max_rounds:
-                    self._end_by_hp()
+                    self._end_at_cap()
                     return
             if self.hp[q] <= 0:
                 continue
@@ -712,7 +793,10 @@ class LostCityState(State):
             self.ctrl_turns[q] -= 1  # T20/T32: this turn is one of the two controlled turns
         if self.burn[q] > 0:  # T21: Fire ticks at the start of the target's turn
             self.burn[q] -= 1
-            if self._hurt(q, ch.FIRE_DAMAGE):
+            burner = self.burn_by[q]
+            if self.burn[q] == 0:
+                self.burn_by[q] = -1
+            if self._hurt(q, ch.FIRE_DAMAGE, burner):
                 self._check_over([q])
                 return False
         if self.skip[q] > 0:  # T15, T24: the turn is missed
@@ -739,6 +823,8 @@ class LostCityState(State):
         new.ctrl_turns = self.ctrl_turns[:]
         new.shield_by = self.shield_by[:]
         new.shield_turns = self.shield_turns[:]
+        new.burn_by = self.burn_by[:]
+        new.dealt = self.dealt[:]
         new.deck = self.deck.clone()
         new.phase = self.phase
         new.to_move = self.to_move
@@ -754,7 +840,10 @@ class LostCityState(State):
         new._legal = self._legal
         return new
 
-    _LISTS = ("char", "hp", "pos", "held", "burn", "skip", "ctrl", "ctrl_turns", "shield_by", "shield_turns")
+    _LISTS = (
+        "char", "hp", "pos", "held", "burn", "skip", "ctrl", "ctrl_turns", "shield_by", "shield_turns",
+        "burn_by", "dealt",
+    )  # fmt: skip
     _SCALARS = ("phase", "to_move", "first", "round", "roll", "target", "bonus", "copy")
 
     def to_dict(self) -> dict[str, Any]:
@@ -783,9 +872,11 @@ class LostCityState(State):
             "burn": (0, None), "skip": (0, None), "ctrl": (-1, n - 1), "ctrl_turns": (0, None),
             "shield_by": (-1, n - 1), "shield_turns": (0, None), "phase": (0, len(PHASE_NAMES) - 1),
             "to_move": (0, n - 1), "first": (0, n - 1), "round": (0, None), "roll": (0, 6),
-            "target": (-1, n - 1), "copy": (-1, ch.NUM_CHARACTERS - 1),
+            "target": (-1, n - 1), "copy": (-1, ch.NUM_CHARACTERS - 1), "burn_by": (-1, n - 1),
+            "dealt": (0, None),
         }  # fmt: skip
-        state.char = f.ints("char", lo=0, hi=ch.NUM_CHARACTERS - 1)
+        # -1: a seat whose character is not picked (T2) or drawn yet.
+        state.char = f.ints("char", lo=-1, hi=ch.NUM_CHARACTERS - 1)
         f.check(len(state.char) <= n, "char", f"has {len(state.char)} characters for {n} players")
         for key in cls._LISTS[1:]:
             setattr(state, key, f.ints(key, n, *ranges.get(key, (None, None))))
@@ -803,8 +894,8 @@ class LostCityState(State):
 
     # -- text -------------------------------------------------------------------------------------
     def seat_name(self, p: int) -> str:
-        """E.g. ``"Rob (player_0)"``."""
-        name = ch.NAMES[self.char[p]] if p < len(self.char) else "?"
+        """E.g. ``"Rob (player_0)"``; ``"? (player_0)"`` before the seat has a character."""
+        name = ch.NAMES[self.char[p]] if self.char[p] >= 0 else "?"
         return f"{name} (player_{p})"
 
     def action_to_string(self, action: int, view: int | None = None) -> str:
@@ -813,8 +904,8 @@ class LostCityState(State):
         nothing."""
         phase = self.phase
         if _IS_CHANCE[phase]:
-            if phase == P_CHARS and 0 <= action < ch.NUM_CHARACTERS:
-                return f"player_{len(self.char)} is {ch.NAMES[action]}"
+            if phase == P_CHARS and 0 <= action < ch.NUM_CHARACTERS and -1 in self.char:
+                return f"player_{self.char.index(-1)} is {ch.NAMES[action]}"
             if phase == P_FIRST:
                 return f"player_{action} goes first"
             if phase == P_HIT:
@@ -829,9 +920,13 @@ class LostCityState(State):
         if phase == P_OVER:
             return f"invalid action {action}"
         a = self.to_move
-        who = ch.NAMES[self.char[a]]
-        if not 0 <= action < NUM_ACTIONS:
+        if phase == P_PICK:
+            if PICK <= action < NUM_ACTIONS:
+                return f"player_{a} picks {ch.NAMES[action - PICK]}"
             return f"invalid action {action}"
+        if not 0 <= action < PICK:
+            return f"invalid action {action}"
+        who = ch.NAMES[self.char[a]]
         if action < ATTACK:
             dr, dc = MOVE_OFFSETS[action]
             if (dr, dc) == (0, 0):
@@ -873,8 +968,11 @@ class LostCityState(State):
                 r, c = self.geo.cell(self.pos[p])
                 grid[r][c] = str(p)
         lines = [" ".join(row) for row in grid]
-        for p in range(len(self.char)):
+        for p in range(self.n):
             k = self.char[p]
+            if k < 0:
+                lines.append(f"player_{p}: (no character yet)")
+                continue
             status = []
             if self.held[p] >= 0:
                 status.append(f"card {cards.CARD_NAMES[self.held[p]]}")
@@ -901,6 +999,9 @@ class LostCityState(State):
                 f"round {self.round}: {self.seat_name(self.to_move)} to act ({PHASE_NAMES[self.phase]}), "
                 f"deck {self.deck.draw_pile_size()}"
             )
+        elif self.phase == P_PICK:
+            left = ", ".join(ch.NAMES[k] for k in self.characters_left())
+            lines.append(f"setup: draft, player_{self.to_move} to pick from {left}")
         else:
             lines.append(f"setup: {PHASE_NAMES[self.phase]}")
         return "\n".join(lines)

@@ -64,30 +64,30 @@ def _hp(*pairs: tuple[int, int]) -> tuple:
 
 #: L10: the Killer deck, 24 cards.
 KILLER_CARDS: tuple[Card, ...] = (
-    Card("Ambush", 3, (_hp((V, -2)),)),
-    Card("Knife in the Dark", 2, (_hp((V, -2)),), frozenset((PURPLE,)), (_hp((V, -3)),), "me"),
-    Card("Mug", 3, (("steal", K, V, 2),)),
-    Card("Your Money or Your Life", 3, (("branch", V, (_hp((V, -3)),), (("steal", K, V, 2),)),)),
-    Card("Mercy", 2, (("branch", K, (_hp((V, -2)),), (_hp((K, 2)),)),)),
-    Card("Showdown", 2, (("showdown", "K"),), frozenset((SILVER,)), (("showdown", "silver"),), "either"),
-    Card("Chase", 2, (_hp((V, -1)), ("line", K, K, 4, True, "toward_opponent", True))),
+    Card("Ambush", 4, (_hp((V, -2)),)),
+    Card("Knife in the Dark", 3, (_hp((V, -2)),), frozenset((PURPLE,)), (_hp((V, -3)),), "me"),
+    Card("Mug", 1, (("steal", K, V, 2),)),
+    Card("Your Money or Your Life", 2, (("branch", V, (_hp((V, -3)),), (("steal", K, V, 2),)),)),
+    Card("Mercy", 1, (("branch", K, (_hp((V, -2)),), (_hp((K, 2)),)),)),
+    Card("Showdown", 3, (("showdown", "K"),), frozenset((SILVER,)), (("showdown", "silver"),), "either"),
+    Card("Chase", 3, (_hp((V, -1)), ("line", K, K, 4, True, "toward_opponent", True))),
     Card(
         "Flee",
-        2,
+        1,
         (_hp((V, -1)), ("line", V, V, 3, False, "any", False)),
         BLUE,
         (_hp((V, -1)), ("curve", V, 5, True)),
         "V",
     ),  # fmt: skip
-    Card("Self-Defence", 2, (_hp((K, -2)),), frozenset((YELLOW,)), (_hp((K, -3)),), "V"),
-    Card("Hostage", 1, (("choose_player", K, "other_than_kv", 0), _hp((T, -1), (V, -1)))),
+    Card("Self-Defence", 1, (_hp((K, -2)),), frozenset((YELLOW,)), (_hp((K, -3)),), "V"),
+    Card("Hostage", 2, (("choose_player", K, "other_than_kv", 0), _hp((T, -1), (V, -1)))),
     Card("Double-Cross", 1, (("choose_player", V, "other_than_kv", 0), _hp((T, -2)))),
-    Card("Frenzy", 1, (_hp((V, -3), (K, -1)),)),
+    Card("Frenzy", 3, (_hp((V, -3), (K, -1)),)),
 )
 
 #: L11: the common core of every Wild deck (5 cards).
 _COMMON: tuple[Card, ...] = (
-    Card("Shortcut", 2, (("curve", ME, 4, True),)),
+    Card("Shortcut", 8, (("curve", ME, 4, True),)),
     Card("First Aid", 1, (_hp((ME, 2)),)),
     Card("Bad Luck", 1, (_hp((ME, -1)),)),
     Card("Crossroads", 1, (("branch", ME, (_hp((ME, 1)),), (("line", ME, ME, 3, False, "any", False),)),)),
@@ -99,14 +99,14 @@ WILD_CARDS: tuple[tuple[Card, ...], ...] = (
     + (
         Card(
             "Avalanche",
-            2,
+            3,
             (("area_hp", MOUNTAINS, -1, False),),
             frozenset((SILVER,)),
             (("area_hp", MOUNTAINS, -2, False),),
         ),  # fmt: skip
         Card(
             "Eagle's Eye",
-            2,
+            3,
             (("choose_player", ME, "within", 6), ("line", ME, ME, 3, True, "toward_T", False)),
         ),
         Card("Cliff Edge", 1, (_hp((ME, -2)),), frozenset((SILVER,)), (_hp((ME, 2)),)),
@@ -115,10 +115,10 @@ WILD_CARDS: tuple[tuple[Card, ...], ...] = (
     ),
     _COMMON
     + (
-        Card("Healer's Hut", 2, (_hp((ME, 2)),), BLUE, (_hp((ME, 3)),)),
+        Card("Healer's Hut", 1, (_hp((ME, 2)),), BLUE, (_hp((ME, 3)),)),
         Card(
             "Market Deal",
-            2,
+            1,
             (
                 ("choose_player", ME, "opponent", 0),
                 ("branch", ME, (_hp((ME, 1), (T, 1)),), (("steal", ME, T, 1),)),
@@ -126,34 +126,34 @@ WILD_CARDS: tuple[tuple[Card, ...], ...] = (
         ),  # fmt: skip
         Card("Town Gossip", 1, (("gossip",),)),
         Card("Curfew", 1, (("choose_player", ME, "opponent", 0), ("curfew", T))),
-        Card("Well", 1, (_hp((ME, -1)),), BLUE, (("steal_area", VILLAGE, 1),)),
+        Card("Well", 2, (_hp((ME, -1)),), BLUE, (("steal_area", VILLAGE, 1),)),
     ),
     _COMMON
     + (
-        Card("Subway", 2, (("teleport", CITY),)),
+        Card("Subway", 1, (("teleport", CITY),)),
         Card(
             "Alley Fight",
-            2,
+            4,
             (("choose_player", ME, "within", 3), _hp((T, -2))),
             frozenset((PURPLE,)),
             (("choose_player", ME, "within", 3), _hp((T, -3))),
         ),  # fmt: skip
         Card(
             "Police Siren",
-            1,
+            2,
             (("area_hp", CITY, -1, True),),
             frozenset((PURPLE,)),
             (("area_hp", CITY, -1, False),),
         ),
-        Card("Hire a Thug", 1, (("choose_player", ME, "opponent", 0), _hp((T, -1)), ("thug", T))),
+        Card("Hire a Thug", 2, (("choose_player", ME, "opponent", 0), _hp((T, -1)), ("thug", T))),
         Card("Pickpocket", 1, (("choose_player", ME, "nearest", 0), ("steal", ME, T, 1))),
     ),
     _COMMON
     + (
-        Card("Berries", 2, (("branch", ME, (_hp((ME, 2)),), (_hp((ME, 1)), ("curve", ME, 2, False))),)),
+        Card("Berries", 1, (("branch", ME, (_hp((ME, 2)),), (_hp((ME, 1)), ("curve", ME, 2, False))),)),
         Card(
             "Wolf",
-            2,
+            3,
             (_hp((ME, -2)),),
             frozenset((YELLOW,)),
             (("choose_player", ME, "in_location", FOREST), _hp((T, -2))),
@@ -177,6 +177,16 @@ DECKS: tuple[tuple[Card, ...], ...] = (KILLER_CARDS, *WILD_CARDS)
 DECK_NAMES = ("Killer", "Mountains Wild", "Village Wild", "City Wild", "Forest Wild")
 #: Default counts per card kind of each deck (the ``killer_counts`` / ``wild_counts`` options).
 DEFAULT_COUNTS: tuple[tuple[int, ...], ...] = tuple(tuple(c.count for c in deck) for deck in DECKS)
+#: The first design's counts (neighborhood.md 1.4 before the 1.1b retuning: a 24-card Killer deck and
+#: four 12-card Wild decks), kept as an example: ``killer_counts=FIRST_KILLER_COUNTS,
+#: wild_counts=FIRST_WILD_COUNTS`` plays them.
+FIRST_KILLER_COUNTS: tuple[int, ...] = (3, 2, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1)
+FIRST_WILD_COUNTS: tuple[tuple[int, ...], ...] = (
+    (2, 1, 1, 1, 2, 2, 1, 1, 1),
+    (2, 1, 1, 1, 2, 2, 1, 1, 1),
+    (2, 1, 1, 1, 2, 2, 1, 1, 1),
+    (2, 1, 1, 1, 2, 2, 1, 1, 1),
+)
 #: Offset of each deck's kinds in a flat numbering of every card kind (48 in all).
 KIND_OFFSET: tuple[int, ...] = tuple(sum(len(d) for d in DECKS[:i]) for i in range(NUM_DECKS))
 NUM_KINDS_TOTAL = sum(len(d) for d in DECKS)

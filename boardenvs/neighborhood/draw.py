@@ -1,10 +1,11 @@
 """Pictures of LEAVE this Neighborhood positions (``render_mode="rgb_array"``), drawn with Pillow.
 
-The board follows neighborhood.md 1.3: a 15x15 grid in four coloured locations (Mountains silver NW,
-Village blue NE, City purple SE, Forest yellow SW; L1, L2), roads on row and column 7, the star in the
-middle pointing at the five Start squares (L5), six Wild Spaces per location (L3) and the compass points
-on the border (L7). On it: the characters in their colours (L4), traps (L33), the Killer and Victim of
-the card being resolved, and what the player to decide may pick (squares, directions, players). Beside
+The board follows neighborhood.md 1.3: a square grid (``board_size``, 9 to 15 squares a side, drawn
+the same width whatever the size) in four coloured locations (Mountains silver NW, Village blue NE, City
+purple SE, Forest yellow SW; L1, L2), roads on the middle row and column, the star in the middle pointing
+at the five Start squares (L5), the Wild Spaces (L3) and the compass points on the border (L7). On it:
+the characters in their colours (L4), traps (L33), the Killer and Victim of the card being resolved,
+and what the player to decide may pick (squares, directions, players). Beside
 it: every player's HP, pending Wild card (L12), Curfew and Hire a Thug; the turn's die and spinner; the
 cards in play with their black text and colour line (the one that applies is highlighted, L28); the
 decision asked; the round counter; the outcome at the end. Under it: a legend and the draw piles.
@@ -33,11 +34,10 @@ from boardenvs.neighborhood.board import (
     COLOR_NAMES,
     DIRECTION_NAMES,
     DIRECTIONS,
+    FRAME,
     LOCATION_NAMES,
-    RAY,
-    SIZE,
-    STAR,
-    STEP,
+    MAX_SIZE,
+    geometry,
     location_of,
 )
 from boardenvs.neighborhood.cards import COLOUR, DECK_NAMES, DECKS, PROGRAMS
@@ -72,11 +72,11 @@ Box = tuple[float, float, float, float]
 
 # -- layout (the picture is WIDTH x HEIGHT whatever the options, so frames make a GIF) ----------------
 WIDTH, HEIGHT = 900, 660
-SQ = 32  # one square
+GRID = 480  # the grid's width, whatever the board size (one square of the largest board is 32)
 MARGIN = 26  # the board's border, with the compass points and the location names
 BX, BY = 10, 46  # top-left of the board with its border
 GX, GY = BX + MARGIN, BY + MARGIN  # top-left of the grid
-BOARD = 2 * MARGIN + SIZE * SQ  # 532
+BOARD = 2 * MARGIN + GRID  # 532
 PX = BX + BOARD + 16  # the side panel
 PW = WIDTH - PX - 10
 LEGEND_Y = BY + BOARD + 16
@@ -97,7 +97,7 @@ LOCATION_STRONG: tuple[Color, ...] = ((104, 110, 128), (52, 118, 200), (128, 62,
 ROAD = (196, 190, 178)
 ROAD_LINE = (245, 242, 235)
 GRID_LINE = (150, 144, 134)
-FRAME = (92, 74, 58)
+BORDER = (92, 74, 58)
 WHITE = (255, 255, 255)
 KILLER_RED = (196, 36, 44)
 VICTIM_INK = (40, 40, 48)
@@ -272,14 +272,30 @@ class _Pen:
         self.draw.polygon([(x1, y1), (bx - uy * w, by + ux * w), (bx + uy * w, by - ux * w)], fill=color)
 
 
-def _box(r: int, c: int, inset: float = 0) -> Box:
-    x, y = GX + c * SQ, GY + r * SQ
-    return (x + inset, y + inset, x + SQ - inset, y + SQ - inset)
+class _Grid:
+    """Where the squares of a ``size`` board are drawn: ``sq`` pixels a side, ``k`` the scale of a
+    square against the largest board's (pawns and marks grow with it)."""
 
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.mid = size // 2
+        self.sq = GRID / size
+        self.k = self.sq * MAX_SIZE / GRID
 
-def _centre(cell: int) -> tuple[float, float]:
-    r, c = divmod(cell, SIZE)
-    return (GX + c * SQ + SQ / 2, GY + r * SQ + SQ / 2)
+    def box(self, r: int, c: int, inset: float = 0) -> Box:
+        """Pixel box of square ``(r, c)``, shrunk by ``inset``."""
+        sq = self.sq
+        x, y = GX + c * sq, GY + r * sq
+        return (x + inset, y + inset, x + sq - inset, y + sq - inset)
+
+    def cell_box(self, cell: int, inset: float = 0) -> Box:
+        """Pixel box of a cell (``15 row + col``)."""
+        return self.box(*divmod(cell, FRAME), inset)
+
+    def centre(self, cell: int) -> tuple[float, float]:
+        """Pixel centre of a cell (``15 row + col``)."""
+        r, c = divmod(cell, FRAME)
+        return (GX + (c + 0.5) * self.sq, GY + (r + 0.5) * self.sq)
 
 
 def _star(pen: _Pen, centre: tuple[float, float], outer: float) -> None:
@@ -350,14 +366,17 @@ def _compass(pen: _Pen, centre: tuple[float, float], radius: float, direction: i
 # -- the empty board (cached per board layout) ----------------------------------------------------------
 @lru_cache(maxsize=8)
 def _background(
+    size: int,
     wild_spaces: tuple[tuple[tuple[int, int], ...], ...],
     start_squares: tuple[tuple[int, int], ...],
 ) -> Image.Image:
     """The picture without a position: the board with its border, the legend, the panel's ground."""
     pen = _Pen(render.new_image(WIDTH, HEIGHT))
+    g = _Grid(size)
+    sq, mid = g.sq, g.mid
     draw = pen.draw
     # The border with the compass points (L7) and the location names (L2).
-    draw.rounded_rectangle((BX, BY, BX + BOARD, BY + BOARD), radius=10, fill=FRAME)
+    draw.rounded_rectangle((BX, BY, BX + BOARD, BY + BOARD), radius=10, fill=BORDER)
     mid_x, mid_y = BX + BOARD / 2, BY + BOARD / 2
     near_x, far_x = BX + MARGIN / 2, BX + BOARD - MARGIN / 2
     top, bottom = BY + MARGIN / 2, BY + BOARD - MARGIN / 2
@@ -373,9 +392,10 @@ def _background(
         ("SE", (far_x, bottom)),
     ):
         pen.text(xy, label, 13, light, "mm")
-    for loc, (col, y) in enumerate(((3.5, top), (11.5, top), (11.5, bottom), (3.5, bottom))):
+    west, east = mid / 2, size - mid / 2
+    for loc, (col, y) in enumerate(((west, top), (east, top), (east, bottom), (west, bottom))):
         pen.text(
-            (GX + col * SQ, y),
+            (GX + col * sq, y),
             LOCATION_NAMES[loc].upper(),
             12,
             render.mix(LOCATION_TINTS[loc], WHITE, 0.3),
@@ -384,41 +404,44 @@ def _background(
     # The squares: locations and roads (L1), Wild Spaces (L3), the star and the Start squares (L5).
     wild = {(r, c): L for L, spaces in enumerate(wild_spaces) for r, c in spaces}
     starts = {rc: colour for colour, rc in enumerate(start_squares)}
-    for r in range(SIZE):
-        for c in range(SIZE):
-            loc = location_of(r, c)
-            draw.rectangle(_box(r, c), fill=ROAD if loc < 0 else LOCATION_TINTS[loc])
+    for r in range(size):
+        for c in range(size):
+            loc = location_of(r, c, size)
+            draw.rectangle(g.box(r, c), fill=ROAD if loc < 0 else LOCATION_TINTS[loc])
             if loc >= 0 and (r, c) not in wild and (r, c) not in starts and (r * 5 + c * 3) % 7 == 0:
-                _icon(pen, loc, _box(r, c))
-    for i in range(SIZE):  # dashed road markings
-        if i != 7:
-            x, y = GX + i * SQ, GY + 7 * SQ + SQ / 2
-            draw.line((x + 8, y, x + SQ - 8, y), fill=ROAD_LINE, width=2)
-            x, y = GX + 7 * SQ + SQ / 2, GY + i * SQ
-            draw.line((x, y + 8, x, y + SQ - 8), fill=ROAD_LINE, width=2)
+                _icon(pen, loc, g.box(r, c))
+    dash = sq / 4
+    for i in range(size):  # dashed road markings
+        if i != mid:
+            x, y = GX + i * sq, GY + (mid + 0.5) * sq
+            draw.line((x + dash, y, x + sq - dash, y), fill=ROAD_LINE, width=2)
+            x, y = GX + (mid + 0.5) * sq, GY + i * sq
+            draw.line((x, y + dash, x, y + sq - dash), fill=ROAD_LINE, width=2)
     for (r, c), L in wild.items():
-        x0, y0, x1, y1 = _box(r, c, 3)
+        x0, y0, x1, y1 = g.box(r, c, 3 * g.k)
         draw.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=LOCATION_STRONG[L], outline=WHITE, width=2)
-        pen.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), "W", 16, WHITE, "mm")
-    star_c = _centre(STAR[0] * SIZE + STAR[1])
+        pen.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), "W", int(16 * g.k), WHITE, "mm")
+    star_c = g.centre(mid * FRAME + mid)
     for (r, c), colour in starts.items():
         tint = CHARACTER_COLORS[colour]
-        draw.rectangle(_box(r, c, 1), fill=render.mix(tint, WHITE, 0.45), outline=tint, width=3)
-        pen.text((GX + c * SQ + SQ / 2, GY + r * SQ + SQ - 6), "START", 7, render.mix(tint, INK, 0.55), "mm")
-        cx, cy = _centre(r * SIZE + c)  # the middle star points at each Start square (SEED)
+        draw.rectangle(g.box(r, c, 1), fill=render.mix(tint, WHITE, 0.45), outline=tint, width=3)
+        label_at = (GX + (c + 0.5) * sq, GY + (r + 1) * sq - 6 * g.k)
+        pen.text(label_at, "START", int(7 * g.k), render.mix(tint, INK, 0.55), "mm")
+        cx, cy = g.centre(r * FRAME + c)  # the middle star points at each Start square (SEED)
         norm = max(math.hypot(cx - star_c[0], cy - star_c[1]), 1)
         ux, uy = (cx - star_c[0]) / norm, (cy - star_c[1]) / norm
-        tip = (star_c[0] + ux * SQ * 0.64, star_c[1] + uy * SQ * 0.64)
-        base = (star_c[0] + ux * SQ * 0.3, star_c[1] + uy * SQ * 0.3)
+        tip = (star_c[0] + ux * sq * 0.64, star_c[1] + uy * sq * 0.64)
+        base = (star_c[0] + ux * sq * 0.3, star_c[1] + uy * sq * 0.3)
+        w = 5 * g.k
         draw.polygon(
-            [tip, (base[0] - uy * 5, base[1] + ux * 5), (base[0] + uy * 5, base[1] - ux * 5)],
+            [tip, (base[0] - uy * w, base[1] + ux * w), (base[0] + uy * w, base[1] - ux * w)],
             fill=tint,
             outline=INK,
         )
-    _star(pen, star_c, SQ * 0.36)
-    for i in range(SIZE + 1):
-        draw.line((GX + i * SQ, GY, GX + i * SQ, GY + SIZE * SQ), fill=GRID_LINE, width=1)
-        draw.line((GX, GY + i * SQ, GX + SIZE * SQ, GY + i * SQ), fill=GRID_LINE, width=1)
+    _star(pen, star_c, sq * 0.36)
+    for i in range(size + 1):
+        draw.line((GX + i * sq, GY, GX + i * sq, GY + GRID), fill=GRID_LINE, width=1)
+        draw.line((GX, GY + i * sq, GX + GRID, GY + i * sq), fill=GRID_LINE, width=1)
     # The legend under the board.
     y, x = LEGEND_Y, BX + 2
     draw.rounded_rectangle((x, y - 8, x + 16, y + 8), radius=4, fill=LOCATION_STRONG[1])
@@ -455,9 +478,10 @@ def _name(state: NeighborhoodState, p: int) -> str:
 
 
 def _play_order(state: NeighborhoodState) -> list[int]:
+    """The seats in play order from the first player (L9); around the table before that's decided."""
     if state.first < 0:
-        return list(range(state.n))
-    return [(state.first + i * state.direction) % state.n for i in range(state.n)]
+        return list(state.table)
+    return [state.seat_after(state.first, i * state.direction) for i in range(state.n)]
 
 
 def _decision(state: NeighborhoodState) -> dict[str, Any]:
@@ -469,7 +493,8 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
     legal = state.legal_actions()
     kind = state.decision_kind()
     who = _name(state, decider)
-    ask["players"] = [(decider + a - PLAYER) % state.n for a in legal if PLAYER <= a < OPTION_A]
+    ask["players"] = [state.seat_after(decider, a - PLAYER) for a in legal if PLAYER <= a < OPTION_A]
+    geo = geometry(state.options.board_size)
     names = ", ".join(_name(state, q) for q in ask["players"])
     top = state.stack[-1] if state.stack else []
     f = top if top and top[0] == F_PROG else None
@@ -481,7 +506,7 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
             for q in range(state.n)
             if q != decider and state.alive[q] and state.pos[q] == cell
         ]
-        loc = LOCATION_NAMES[location_of(*divmod(cell, SIZE))]
+        loc = LOCATION_NAMES[state.wild_location(cell)]
         ask["lines"] = [
             f"{who} landed on {', '.join(here)} on a {loc} Wild Space:",
             "play the Killer card or the Wild card? (L14)",
@@ -509,7 +534,7 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
         if op is not None and op[0] == "line":
             start = state.pos[f[op[1]]]
             for d in dirs:
-                ray = RAY[start][d]
+                ray = geo.ray[start][d]
                 ask["arrows"].append((start, ray[min(op[3], len(ray)) - 1]))
         elif op is not None and op[0] == "gossip":
             ask["lines"].append("Everyone else moves 1 square that way.")
@@ -517,7 +542,7 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
         dists = [a - DIST + 1 for a in legal if DIST <= a < PLAYER]
         ask["lines"] = [f"{who} picks how far to move: {', '.join(map(str, dists))} square(s)."]
         if op is not None and op[0] == "line":
-            ray = RAY[state.pos[f[op[1]]]][f[12]]
+            ray = geo.ray[state.pos[f[op[1]]]][f[12]]
             for k in dists:
                 ask["cells"].append(ray[k - 1])
                 ask["labels"][ray[k - 1]] = str(k)
@@ -527,7 +552,7 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
         stop = ", or stops here" if STOP in legal else ""
         ask["lines"] = [f"{who} walks a curved path (L24): step {taken + 1} of up to {total}{stop}."]
         mover = f[op[1]] if op is not None and op[0] == "curve" else decider
-        ask["cells"] = [STEP[state.pos[mover]][a - DIR] for a in legal if DIR <= a < DIST]
+        ask["cells"] = [geo.step[state.pos[mover]][a - DIR] for a in legal if DIR <= a < DIST]
         ask["path"] = list(f[PROG_BASE:]) if f is not None else []
     elif kind == D_SQUARE:
         what = "where to ride the Subway" if op is not None and op[0] == "teleport" else "the trap's square"
@@ -540,21 +565,24 @@ def _decision(state: NeighborhoodState) -> dict[str, Any]:
 
 
 # -- the position on the board --------------------------------------------------------------------------
-def _pawn_spots(cell: int, count: int) -> list[tuple[float, float, float]]:
+def _pawn_spots(g: _Grid, cell: int, count: int) -> list[tuple[float, float, float]]:
     """Centres and radius of ``count`` characters sharing a square."""
-    x, y = _centre(cell)
+    x, y = g.centre(cell)
+    k = g.k
     if count == 1:
-        return [(x, y, 12)]
-    if count == 2:
-        return [(x - 6, y - 5, 9), (x + 6, y + 6, 9)]
-    if count == 3:
-        return [(x - 7, y - 6, 7.5), (x + 7, y - 6, 7.5), (x, y + 7, 7.5)]
-    offsets = [(-8, -8), (8, -8), (-8, 8), (8, 8), (0, 0)]
-    return [(x + dx, y + dy, 6.5) for dx, dy in offsets[:count]]
+        spots = [(0.0, 0.0, 12.0)]
+    elif count == 2:
+        spots = [(-6, -5, 9), (6, 6, 9)]
+    elif count == 3:
+        spots = [(-7, -6, 7.5), (7, -6, 7.5), (0, 7, 7.5)]
+    else:
+        spots = [(dx, dy, 6.5) for dx, dy in [(-8, -8), (8, -8), (-8, 8), (8, 8), (0, 0)][:count]]
+    return [(x + dx * k, y + dy * k, r * k) for dx, dy, r in spots]
 
 
 def _draw_board(pen: _Pen, state: NeighborhoodState, view: int | None, ask: dict[str, Any]) -> None:
     draw = pen.draw
+    g = _Grid(state.options.board_size)
     # Traps (L33) in their setter's colour; a player's view knows only which traps are its own.
     for L, cell in enumerate(state.trap_cell):
         if cell < 0:
@@ -562,19 +590,19 @@ def _draw_board(pen: _Pen, state: NeighborhoodState, view: int | None, ask: dict
         owner = state.trap_owner[L]
         known = owner >= 0 and (view is None or owner == view)
         color = CHARACTER_COLORS[state.colors[owner]] if known else (120, 120, 128)
-        x0, y0, x1, y1 = _box(*divmod(cell, SIZE), 2)
+        x0, y0, x1, y1 = g.cell_box(cell, 2)
         draw.rectangle((x0, y0, x1, y1), fill=WHITE, outline=color, width=4)
         _trap_icon(pen, (x0 + 6, y0 + 7, x1 - 6, y1 - 5), INK)
     # What the decider may pick: squares, a path so far, directions.
     for cell in ask["cells"]:
-        draw.rectangle(_box(*divmod(cell, SIZE), 1), outline=TARGET_ORANGE, width=3)
+        draw.rectangle(g.cell_box(cell, 1), outline=TARGET_ORANGE, width=3)
         if cell in ask["labels"]:
-            x, y = _centre(cell)
+            x, y = g.centre(cell)
             pen.text((x + 9, y - 9), ask["labels"][cell], 12, INK, "mm")
     if len(ask["path"]) > 1:
-        draw.line([_centre(c) for c in ask["path"]], fill=TARGET_ORANGE, width=4)
+        draw.line([g.centre(c) for c in ask["path"]], fill=TARGET_ORANGE, width=4)
     for start, end in ask["arrows"]:
-        pen.arrow(_centre(start), _centre(end), ARROW, 4, 11)
+        pen.arrow(g.centre(start), g.centre(end), ARROW, 4, 11)
     # The characters (L4); the Killer, Victim and chosen player of the card being resolved.
     _, _, roles = state.current_card()
     k, v, t = (roles[1], roles[2], roles[3]) if roles else (-1, -1, -1)
@@ -583,7 +611,7 @@ def _draw_board(pen: _Pen, state: NeighborhoodState, view: int | None, ask: dict
         if state.alive[p] and state.pos[p] >= 0:
             by_cell.setdefault(state.pos[p], []).append(p)
     for cell, members in by_cell.items():
-        for p, (x, y, radius) in zip(members, _pawn_spots(cell, len(members)), strict=True):
+        for p, (x, y, radius) in zip(members, _pawn_spots(g, cell, len(members)), strict=True):
             if p == state.to_move and not state.over:
                 draw.ellipse(
                     (x - radius - 4, y - radius - 4, x + radius + 4, y + radius + 4),
@@ -598,7 +626,7 @@ def _draw_board(pen: _Pen, state: NeighborhoodState, view: int | None, ask: dict
                 )
             pen.pawn((x, y), radius, CHARACTER_COLORS[state.colors[p]], COLOR_LETTERS[state.colors[p]])
             # a role badge on the pawn's outer corner (top-right for a pawn alone)
-            cx, cy = _centre(cell)
+            cx, cy = g.centre(cell)
             sx = -1 if x < cx else 1
             sy = 1 if y > cy else -1
             spot = (x + sx * radius * 0.85, y + sy * radius * 0.85)
@@ -623,8 +651,8 @@ def _draw_outcome(pen: _Pen, state: NeighborhoodState) -> None:
         sub = "the last characters went out in the same effect (L22)"
     else:
         sub = f"highest HP after {state.options.max_rounds} rounds (L23)"
-    x0, x1 = GX + 24, GX + SIZE * SQ - 24
-    cy = GY + SIZE * SQ / 2
+    x0, x1 = GX + 24, GX + GRID - 24
+    cy = GY + GRID / 2
     pen.draw.rounded_rectangle(
         (x0, cy - 42, x1, cy + 42), radius=12, fill=(255, 252, 240), outline=INK, width=3
     )
@@ -829,7 +857,8 @@ def draw_state(game: Game, state: NeighborhoodState, view: int | None = None) ->
     """A ``WIDTH x HEIGHT`` picture of ``state``; ``view`` is None (everything) or a player id."""
     if view is not None and not 0 <= view < state.n:
         raise ValueError(f"neighborhood_v0: view must be None or a player id 0..{state.n - 1}, got {view}")
-    pen = _Pen(_background(state.options.wild_spaces, state.options.start_squares).copy())
+    options = state.options
+    pen = _Pen(_background(options.board_size, options.board_wild_spaces, options.board_start_squares).copy())
     ask = _decision(state)
     _draw_header(pen, state, view)
     _draw_board(pen, state, view, ask)
@@ -844,7 +873,7 @@ def draw_state(game: Game, state: NeighborhoodState, view: int | None = None) ->
     return pen.img
 
 
-def example_state(game: Game, seed: int = 3, decisions: int = 40) -> NeighborhoodState:
+def example_state(game: Game, seed: int = 36, decisions: int = 25) -> NeighborhoodState:
     """A seeded mid-game position of a Neighborhood ``game`` (random legal decisions) for the docs picture
     and the tests."""
     if game.state_class is not NeighborhoodState:

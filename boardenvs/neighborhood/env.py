@@ -15,13 +15,16 @@
 | Observation Shape    | (1831,)                                                        |
 | Observation Values   | [0, 1]                                                         |
 
-Characters roam a 15x15 neighbourhood of four locations, moved by a die and a compass spinner; landing
-on another character draws a Killer card, landing on a Wild Space a Wild card of that location. The
-last character with HP wins. The rules are `../shared/rules/neighborhood.md`; rule ids (L1-L26 there,
+Characters roam a 9x9 neighbourhood of four locations (`board_size`, 9 to 15), moved by a die and a
+compass spinner; landing on another character draws a Killer card, landing on a Wild Space a Wild card
+of that location. The last character with HP wins. The rules are `../shared/rules/neighborhood.md`; rule ids (L1-L26 there,
 L27-L40 below) are cited in `boardenvs/neighborhood/rules.py`, the tables in `board.py` and `cards.py`,
 and the tests in `tests/neighborhood/`.
 
-Most of a turn is chance (the die and spinner, card draws, roll-offs), resolved by the environment.
+Most of a turn is chance (the die and spinner, card draws, roll-offs), resolved by the environment, as
+is the setup: the seats' cyclic order around the table (L9: every one of the `(n-1)!` orders equally
+likely; outcome `i` is `rules.seatings(n)[i]`, the table read clockwise from seat 0), then the roll for
+the first player and the direction of play.
 An agent acts only when a rule asks it to decide: which victim (L15), Killer or Wild card (L14), a
 vote (L17), and each "choose" on a card: a player, one of two options, a direction, a distance, each
 step of a curved path (L24), a square. The same agent may act several times in a row, and a player
@@ -31,8 +34,10 @@ automatically, so the agent to act always has at least two legal actions.
 ### Observation Space
 
 `observation` (float32, shape `(1831,)`) is in the observer's perspective: seat slot `r` is the player
-`r` seats after the observer in seat order (absent seats with 3-4 players are all zero). The board is
-not rotated (each colour has its own location).
+`r` places after the observer around the table, clockwise (L9; absent seats with 3-4 players are all
+zero). The board is not rotated (each colour has its own location). Squares are numbered `15 row + col`
+whatever the board size (a smaller board uses the top-left corner of that frame), so the shapes do not
+depend on the options.
 
 | Index          | Meaning                                                                         |
 |----------------|---------------------------------------------------------------------------------|
@@ -45,7 +50,7 @@ not rotated (each colour has its own location).
 | 240 r + 237    | its next turn is skipped (Curfew)                                               |
 | 240 r + 238    | it is its turn                                                                  |
 | 240 r + 239    | it is the player to decide now                                                  |
-| 1200           | play goes to the next seat (1) or the previous one (0) (L9)                     |
+| 1200           | play goes clockwise around the table (1) or counter-clockwise (0) (L9)          |
 | 1201           | round / `max_rounds`                                                            |
 | 1202-1426      | squares holding a trap I set (L33)                                              |
 | 1427-1651      | squares holding a trap set by someone else                                      |
@@ -69,7 +74,7 @@ every other agent. It is never all zeros for the agent to act.
 | 0-224     | a square `15 row + col` (a trap square, L33; a Subway destination, L35)                   |
 | 225-232   | a direction N, NE, E, SE, S, SW, W, NW (a straight card move, Town Gossip, a path step)   |
 | 233-236   | move `k` = 1-4 squares (an "up to" straight move: Chase, Eagle's Eye)                    |
-| 237-241   | the player `o` seats after me (`o` = 0-4; 0 is myself, e.g. Summit Signal)                |
+| 237-241   | the player `o` places after me around the table (`o` = 0-4; 0 is myself, e.g. Summit Signal) |
 | 242, 243  | the first / second choice printed on the card                                            |
 | 244, 245  | Killer card / Wild card (L14), or a vote for it (L17)                                    |
 | 246       | stop an "up to" curved path here, or decline Chase's optional move                        |
@@ -87,17 +92,77 @@ wins, and a tie is a draw among the tied, 0 each, the others -1 (L23; a real end
 |-------------------------|--------------|--------------------------------------------------------------------|
 | `num_players`           | 4            | 3-5                                                                |
 | `colors`                | by count     | L27: colour of each seat; (0, 1, 3), (0, 1, 3, 4), (0, 1, 2, 3, 4)  |
+| `board_size`            | 9            | L1: squares a side, odd, 9-15 (retuned, 1.1b; was 15)              |
 | `spinner`               | 8            | L7: 8 compass points or 4 (also the directions of card moves, L32) |
 | `die_faces`             | 6            | L6                                                                 |
 | `triple_arrival_killer` | `"lower"`    | L18: the lower roller is the Killer (SEED), or `"higher"`          |
-| `max_rounds`            | 60           | L23                                                                |
+| `max_rounds`            | 60           | L23 (retuned, 1.1b: kept, see below)                               |
 | `chain_depth`           | 3            | L19: deepest landing that still triggers a card                    |
-| `killer_counts`         | 1.4 table    | L10: count of each of the 12 Killer card kinds                     |
-| `wild_counts`           | 1.4 tables   | L11: counts of the 9 kinds of each Wild deck                       |
-| `wild_spaces`           | 1.3 table    | L3: the Wild Spaces of each location                               |
-| `start_squares`         | 1.3 table    | L5: the Start square of each colour                                |
+| `killer_counts`         | see below    | L10: count of each of the 12 Killer card kinds (retuned, 1.1b)     |
+| `wild_counts`           | see below    | L11: counts of the 9 kinds of each Wild deck (retuned, 1.1b)       |
+| `wild_spaces`           | by size      | L3: the Wild Spaces of each location (retuned, 1.1b: see below)    |
+| `start_squares`         | by size      | L5: the Start square of each colour, beside the star               |
 
-The board's geometry (L1, L2: 15x15, quadrant locations, roads on row and column 7) is fixed.
+The board (L1, L2) is `board_size` squares a side: the quadrants are the locations, the middle row and
+column the roads, the middle square the star; the Start squares (L5) sit beside it on their colour's
+side (on 9x9: Silver (3, 3), Light Blue (3, 5), Dark Blue (4, 5), Purple (5, 5), Yellow (5, 3)).
+`wild_spaces` and `start_squares` left out are derived from the size; given, they must lie on it.
+
+### Balance: the retuned values (neighborhood.md 1.1b, issue 15)
+
+The first design (15x15, six Wild Spaces per location, a 24-card Killer deck, four 12-card Wild decks)
+was not a real game: every game reached the 60-round cap and 41-44% were drawn. The DESIGNED values
+below were retuned, keeping every SEED rule and every card kind, and measured with
+`nice -n 5 boardenvs-balance --game neighborhood_v0 --num-players 3 4 5 --check` (seed 0; per player
+count 1000 games with the heuristic in every seat and 1000 with the heuristic in one rotated seat
+against random players; 1075 s on the shared 2-core machine):
+
+| Players | Ends by elimination | L23 cap | Draws | Rounds: median (p10-p90) | Decisions (median) | Eliminations | HP lost to Killer / Wild cards | Killer share | Heuristic vs random (even share) |
+|---|---|---|---|---|---|---|---|---|---|
+| 3 | 100.0% | 0.0% | 1.5% | 17 (11-27) | 77.5 | 2.02 | 22.9 / 13.8 | 62.4% | 0.795 [0.769, 0.819] (0.331) |
+| 4 | 100.0% | 0.0% | 1.3% | 21 (14-32) | 120 | 3.01 | 32.1 / 22.2 | 59.1% | 0.675 [0.645, 0.703] (0.248) |
+| 5 | 99.5% | 0.5% | 0.9% | 25 (17-37) | 178 | 4.00 | 38.2 / 35.0 | 52.2% | 0.685 [0.656, 0.713] (0.198) |
+
+(Draws are L22's simultaneous last eliminations, plus one 5-player cap tie; the intervals are 95%
+Wilson intervals; HP lost are means per game.) Every target of README "Balance targets" and of 1.1b is
+met at every count. The chosen values:
+
+* **L1** `board_size=9` (was 15): the first lever for encounters, the smallest size 1.1b allows.
+  With the first design's decks, random players in every seat and the Wild Spaces below (400
+  four-player games each), 0%, 2% and 6% of games ended before the cap on 15x15, 11x11 and 9x9, with
+  2.9, 5.0 and 6.2 Killer cards a game (the first design itself: 0% and 4.0).
+* **L3** Wild Spaces: every square of a location on the board's edge or beside a road (12 per location
+  on 9x9, 48 of the 81 squares; 16, 20, 24 per location on 11x11, 13x13, 15x15), so that the decks'
+  attack cards (Shortcut, Eagle's Eye) come often and lead to most encounters. Tried with the final
+  decks' forerunner (four-player heuristic games): a checkerboard
+  (8 per location) ended 70% of games within 60 rounds (median 48), the ring 93% (median 34), every
+  location square (16 per location) 88% (median 32), 60 games each. With the final decks a Wild card
+  comes 0.81-0.89 times a turn and a Killer card 0.18-0.22 times (300 heuristic games per count).
+* **L10** Killer deck, 25 cards, counts in `cards.py` order (Ambush, Knife in the Dark, Mug, Your Money
+  or Your Life, Mercy, Showdown, Chase, Flee, Self-Defence, Hostage, Double-Cross, Frenzy):
+  (4, 3, 1, 2, 1, 3, 3, 1, 1, 2, 1, 3), was (3, 2, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1): more damage per
+  card and fewer steals and heals (Mug, Mercy), so that encounters end games.
+* **L11** Wild decks, counts in `cards.py` order (Shortcut, First Aid, Bad Luck, Crossroads, then the
+  location's five kinds): Mountains (8, 1, 1, 1, 3, 3, 1, 1, 1) (20 cards), Village
+  (8, 1, 1, 1, 1, 1, 1, 1, 2) (17), City (8, 1, 1, 1, 1, 4, 2, 2, 1) (21), Forest
+  (8, 1, 1, 1, 1, 3, 1, 1, 1) (18); each was 12 cards with 2 Shortcuts. One copy of each heal (First
+  Aid, Healer's Hut, Market Deal, Berries, Campfire: HP gained was 25-60 a game), more damage to
+  opponents (Avalanche, Alley Fight, Hire a Thug) and 8 Shortcuts, the Wild card that leads to
+  encounters: along the way, with 4, 5, 6 and 8 Shortcuts (other counts changing too) the five-player
+  median was 42, 28, 29 and 26 rounds and the Killer share 45%, 42%, 46% and 51% (40-100 games).
+* **L23** `max_rounds=60` kept: the cap ends 0-0.5% of games. A 40-round cap would have ended 0%, 2.7%
+  and 4.3% of the 3-, 4- and 5-player games, a 50-round one 0%, 0.7% and 1.0% (300 games per count).
+
+Random players in every seat (the second line; 400 games per count) end 69%, 56% and 57% of the 3-, 4-
+and 5-player games by elimination (median 49-57 rounds) with a Killer share of 14-20%: they land on one
+another about once in 48 turns (a Killer card 0.021 times a turn on 9x9 with four players), and at that
+rate no deck meeting the other targets can make Killer cards 40% of the HP lost; the 1.1b targets are
+met by players that use the attack cards (the heuristic).
+
+Roles (colours, heuristic in every seat) are near the even share with one exception: Yellow wins 0.310
+[0.282, 0.339] of four-player games (even 0.25) and 0.241 [0.216, 0.268] of five-player ones (0.20);
+Wolf at 2 or 1 copies did not change that beyond the noise of 400-600 games, so the measured decks
+stand (no target covers colours).
 
 ### Rules added here (the specification was silent)
 
@@ -121,8 +186,10 @@ The board's geometry (L1, L2: 15x15, quadrant locations, roads on row and column
   Subway goes to a Wild Space outside the City, other than the mover's own square.
 * **L36** simultaneous arrivals (only Town Gossip moves several characters; Summit Signal moves one,
   so L19 applies to it) are resolved square by square in play order of their first arrival from the
-  player whose turn it is; with three or more arriving on one square, the roll-off's Killer picks the
-  Victim among the other arrivals.
+  player whose turn it is, each square from the snapshot of the board at the move (L16: the characters
+  that stood there and did not move are the Victims; a character brought there since by a card of an
+  earlier square takes no part); with three or more arriving on one square, the roll-off's Killer picks
+  the Victim among the other arrivals.
 * **L37** the L17 vote is asked in play order and the first Killer vote settles it; if all vote Wild,
   each plays that location's Wild card on their next turn (the arrivals are never the player whose
   turn it is), so no roll-off is needed.
@@ -136,6 +203,17 @@ The board's geometry (L1, L2: 15x15, quadrant locations, roads on row and column
 
 * v0: first release (boardenvs 0.1.0)
 * v0: `render_mode` `"rgb_array"` (a Pillow picture of the board, 900 x 690) and `"human"` (shown in a window) beside `"ansi"`
+* v0 (issue 15, no release yet, so the id stays): the DESIGNED values retuned to neighborhood.md 1.1b
+  (figures above): a 9x9 board (new option `board_size`, 9-15), Wild Spaces ringing each location
+  (12 per location), a 25-card Killer deck heavy on damage and Wild decks with 8 Shortcuts each;
+  `max_rounds` stays 60. The first design is still playable: `board_size=15,
+  wild_spaces=board.FIRST_WILD_SPACES, killer_counts=cards.FIRST_KILLER_COUNTS,
+  wild_counts=cards.FIRST_WILD_COUNTS`. Rule fixes: L16/L17, a Town Gossip move's encounters are
+  decided from the snapshot of the board at the move (a character moved onto an empty square was made
+  the Killer of a later card-driven arrival and drew a second Killer card; a pair arriving together lost
+  its L17 roll-off when someone had come since); L9, the seats' cyclic order around the table is a
+  chance event at setup (seat 2 could never play right after seat 0 with four players). The
+  observation's seat slots and the "player `o` places after me" actions follow the table.
 """
 
 from __future__ import annotations
@@ -218,7 +296,7 @@ class NeighborhoodGame(Game):
             state.colors,
         )
         for r in range(n):
-            p = (player + r) % n
+            p = state.seat_after(player, r)
             base = SEAT * r
             idx.append(base + _HP)
             val.append(hp[p] / MAX_HP)
@@ -272,7 +350,7 @@ class NeighborhoodGame(Game):
                 val.append(1.0)
             for i, p in enumerate(roles):
                 if p >= 0:
-                    idx.append(_ROLES + MAX_PLAYERS * i + (p - player) % n)
+                    idx.append(_ROLES + MAX_PLAYERS * i + state.offset(player, p))
                     val.append(1.0)
             top = state.stack[-1]
             if top[0] == F_PROG and len(top) > PROG_BASE:

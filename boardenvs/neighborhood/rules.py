@@ -6,21 +6,23 @@ flags), five :class:`~boardenvs.core.deck.Deck` objects and a *resolution stack*
 so :meth:`NeighborhoodState.clone` is cheap and :meth:`NeighborhoodState.to_dict` is plain JSON.
 
 How a turn runs. Everything that needs no decision is done by the state itself; it stops only at a
-chance node (die, spinner, card draw, roll-off) or at a decision of one player (one micro-action).
+chance node (seating, die, spinner, card draw, roll-off) or at a decision of one player (one micro-action).
 The work still to do is a stack of *frames* (lists of ints), resolved depth-first:
 
-* ``SETUP``: the turn-order roll-off (L9);
+* ``SEAT`` then ``SETUP``: the seats' cyclic order around the table (a chance event), then the
+  turn-order roll-off (L9);
 * ``TURN``: die, spinner (re-spun over the directions that allow movement, L8), straight move, then
   the landing;
 * ``LAND`` / ``MULTI`` / ``GROUPS``: what a landing triggers: a trap (L33), an encounter (Killer card;
   victim choice L15; Killer-or-Wild choice L14), a Wild card now (L13, L30) or later (L12), and the
-  simultaneous-arrival rules (L16-L18, L36-L38);
+  simultaneous-arrival rules (L16-L18, L36-L38), each square decided from the snapshot of the board
+  taken at the move (L16);
 * ``ROLLOFF``: dice until one player is highest (or lowest);
 * ``DRAW`` then ``PROG``: a card is drawn (a chance node, or the known bottom card, L25) and its
   program of effects (:mod:`boardenvs.neighborhood.cards`) runs op by op; a move inside a card pushes
   the landing on top, so chains resolve depth-first (L19).
 
-Action encoding (``Discrete(247)``); players are named by seat offset from the one deciding:
+Action encoding (``Discrete(247)``); players are named by places around the table from the one deciding:
 
 =========== ================== ============================================================
 id          name               meaning
@@ -28,7 +30,7 @@ id          name               meaning
 0-224       ``CELL + c``       a square (trap square, Subway destination); ``c = 15 row + col``
 225-232     ``DIR + d``        a direction N, NE, E, SE, S, SW, W, NW (card moves, path steps)
 233-236     ``DIST + k - 1``   move ``k`` squares (1-4) on an "up to" straight move
-237-241     ``PLAYER + o``     the player ``o`` seats after the decider (``o = 0``: the decider)
+237-241     ``PLAYER + o``     the player ``o`` places after the decider around the table (L9; 0: itself)
 242 / 243   ``OPTION_A/B``     the first / second choice printed on a card
 244 / 245   ``KILLER/WILD``    play the Killer card or the Wild card (L14), or vote so (L17)
 246         ``STOP``           end an "up to" curved path here, or decline an optional move
@@ -37,6 +39,7 @@ id          name               meaning
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -49,21 +52,19 @@ from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.neighborhood import board
 from boardenvs.neighborhood.board import (
-    CELLS_IN,
     CHEB,
     COLOR_NAMES,
     DIRECTION_NAMES,
-    LOCATION,
+    FRAME,
     LOCATION_NAMES,
     NUM_CELLS,
-    RAY,
-    SIZE,
     SPINNER_POINTS,
-    START_SQUARES,
-    STEP,
-    WILD_SPACES,
     board_tables,
     cell_of,
+    check_size,
+    default_start_squares,
+    default_wild_spaces,
+    geometry,
     toward,
 )
 from boardenvs.neighborhood.cards import (
@@ -102,28 +103,39 @@ DECISION_NAMES = (
 )  # fmt: skip
 
 # -- chance kinds -----------------------------------------------------------------------------------
-CH_DIE, CH_SPIN, CH_DECK, CH_MOVE = range(4)
+CH_DIE, CH_SPIN, CH_DECK, CH_MOVE, CH_SEAT = range(5)
 
 # -- frames: lists of ints, index 0 the kind and index 1 the inbox (a decision or chance answer) -----
-F_SETUP, F_TURN, F_DRAW, F_PROG, F_LAND, F_MULTI, F_GROUPS, F_ROLLOFF = range(8)
+F_SETUP, F_TURN, F_DRAW, F_PROG, F_LAND, F_MULTI, F_GROUPS, F_ROLLOFF, F_SEAT = range(9)
+# F_SEAT    [kind, inbox]
 # F_SETUP   [kind, inbox, stage, p1, roll_0 .. roll_n-1]
 # F_TURN    [kind, inbox, stage, die]
 # F_DRAW    [kind, inbox, deck, me, k, v, depth]
 # F_PROG    [kind, inbox, program, pc, me, k, v, t, depth, deck, card, sub, a, b, path...]
-# F_LAND    [kind, inbox, stage, mover, depth, no_wild]
-# F_MULTI   [kind, inbox, stage, cell, depth, killer, voter, member...]
-# F_GROUPS  [kind, inbox, depth, (cell, count, member...)...]
+# F_LAND    [kind, inbox, stage, mover, depth, no_wild(, SNAPSHOT, occupant...)]: after a simultaneous
+#           move the listed occupants are the only ones "already there" (L16); else whoever is there
+# F_MULTI   [kind, inbox, stage, cell, depth, killer, voter, n_occ, occupant..., member...]
+# F_GROUPS  [kind, inbox, depth, (cell, n_arrivals, arrival..., n_occ, occupant...)...]
 # F_ROLLOFF [kind, inbox, low, m, participant_1 .. participant_m, roll...]
 PROG_BASE = 14  # first index of a PROG frame's path cells
+SNAPSHOT = 1  # marks a LAND frame whose occupants come from the snapshot of a simultaneous move (L16)
 
 #: L27 (DESIGNED): colours by player count when ``colors`` is not given.
 DEFAULT_COLORS = {3: (0, 1, 3), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
 
 
-@lru_cache(maxsize=2)
-def _spin_table(points: int) -> tuple[tuple[int, ...], ...]:
+@lru_cache(maxsize=4)
+def seatings(n: int) -> tuple[tuple[int, ...], ...]:
+    """L9: every cyclic order of ``n`` seats, as the table read clockwise from seat 0 (``(n-1)!`` of
+    them); the outcome ``i`` of the seating chance node is ``seatings(n)[i]``."""
+    return tuple((0, *rest) for rest in itertools.permutations(range(1, n)))
+
+
+@lru_cache(maxsize=8)
+def _spin_table(points: int, size: int) -> tuple[tuple[int, ...], ...]:
     """L8: for each square, the spinner directions in which a character can move at all."""
-    return tuple(tuple(d for d in SPINNER_POINTS[points] if RAY[c][d]) for c in range(NUM_CELLS))
+    ray = geometry(size).ray
+    return tuple(tuple(d for d in SPINNER_POINTS[points] if ray[c][d]) for c in range(NUM_CELLS))
 
 
 @dataclass(frozen=True)
@@ -148,10 +160,13 @@ class NeighborhoodOptions:
     killer_counts: tuple[int, ...] | None = None
     #: L11: the four Wild decks (Mountains, Village, City, Forest), count of each card kind.
     wild_counts: tuple[tuple[int, ...], ...] | None = None
-    #: L3: the Wild Spaces of each location, as (row, col).
-    wild_spaces: tuple[tuple[tuple[int, int], ...], ...] = WILD_SPACES
-    #: L5: the Start square of each colour, as (row, col).
-    start_squares: tuple[tuple[int, int], ...] = START_SQUARES
+    #: L1 (retuned, 1.1b): squares per side of the board, odd, 9 to 15; the locations, roads, Start
+    #: squares and Wild Spaces are derived from it.
+    board_size: int = 9
+    #: L3: the Wild Spaces of each location, as (row, col); None: derived from ``board_size``.
+    wild_spaces: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    #: L5: the Start square of each colour, as (row, col); None: derived from ``board_size``.
+    start_squares: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
         if not 3 <= self.num_players <= 5:
@@ -175,20 +190,40 @@ class NeighborhoodOptions:
                     f"{DECK_NAMES[deck]} deck counts must be {len(DECKS[deck])} non-negative counts with at "
                     f"least one card, got {counts}"
                 )
-        if len(self.wild_spaces) != 4:
-            raise ValueError(f"wild_spaces needs one list per location (4), got {len(self.wild_spaces)}")
+        check_size(self.board_size)
+        size = self.board_size
+        wild = self.board_wild_spaces
+        if len(wild) != 4:
+            raise ValueError(f"wild_spaces needs one list per location (4), got {len(wild)}")
         seen = set()
-        for L, spaces in enumerate(self.wild_spaces):
+        for L, spaces in enumerate(wild):
             for r, c in spaces:
-                if not (0 <= r < SIZE and 0 <= c < SIZE) or board.location_of(r, c) != L:
-                    raise ValueError(f"wild space {(r, c)} is not in the {LOCATION_NAMES[L]}")
+                if board.location_of(r, c, size) != L:
+                    raise ValueError(
+                        f"wild space {(r, c)} is not in the {LOCATION_NAMES[L]} of the {size}x{size} board"
+                    )
                 if (r, c) in seen:
                     raise ValueError(f"wild space {(r, c)} is given twice")
                 seen.add((r, c))
-        if len(self.start_squares) != 5 or len(set(self.start_squares)) != 5:
-            raise ValueError(f"start_squares needs five distinct squares, got {self.start_squares}")
-        if not all(0 <= r < SIZE and 0 <= c < SIZE for r, c in self.start_squares):
-            raise ValueError(f"start_squares must be on the board, got {self.start_squares}")
+        starts = self.board_start_squares
+        if len(starts) != 5 or len(set(starts)) != 5:
+            raise ValueError(f"start_squares needs five distinct squares, got {starts}")
+        if not all(0 <= r < size and 0 <= c < size for r, c in starts):
+            raise ValueError(f"start_squares must be on the {size}x{size} board, got {starts}")
+
+    @property
+    def board_wild_spaces(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The Wild Spaces in play: ``wild_spaces``, or those derived from ``board_size`` (L3)."""
+        if self.wild_spaces is not None:
+            return self.wild_spaces
+        return default_wild_spaces(self.board_size)
+
+    @property
+    def board_start_squares(self) -> tuple[tuple[int, int], ...]:
+        """The Start squares in play: ``start_squares``, or those derived from ``board_size`` (L5)."""
+        if self.start_squares is not None:
+            return self.start_squares
+        return default_start_squares(self.board_size)
 
     @property
     def seat_colors(self) -> tuple[int, ...]:
@@ -213,7 +248,7 @@ class NeighborhoodState(State):
         "options", "n", "colors", "hp", "pos", "alive", "pending", "thug", "skip", "trap_cell",
         "trap_owner", "decks", "stack", "to_move", "first", "direction", "round", "turns", "started",
         "over", "winner", "draw", "_actor", "_legal", "_dkind", "_chance", "_wild_loc", "_wild_cells",
-        "_dirs", "_spin", "last_roll",
+        "_dirs", "_spin", "last_roll", "table", "_place", "hp_lost", "_geo", "_ray", "_step", "_loc",
     )  # fmt: skip
 
     def __init__(self, options: NeighborhoodOptions) -> None:
@@ -222,7 +257,7 @@ class NeighborhoodState(State):
         self.colors = options.seat_colors
         self._set_tables()
         self.hp = [MAX_HP] * n  # SEED: everyone starts with 10 HP
-        self.pos = [cell_of(*options.start_squares[c]) for c in self.colors]  # L5
+        self.pos = [cell_of(*options.board_start_squares[c]) for c in self.colors]  # L5
         self.alive = [True] * n
         self.pending = [-1] * n  # L12: location of a Wild card to play next turn
         self.thug = [0] * n  # Hire a Thug: HP lost at the start of the next turn
@@ -230,7 +265,13 @@ class NeighborhoodState(State):
         self.trap_cell = [-1] * 4  # L33: the trap of each location's deck (Mountains, Forest)
         self.trap_owner = [-1] * 4
         self.decks = [Deck(c) for c in options.deck_counts]  # L25: shuffled once (unseen multisets)
-        self.stack: list[list[int]] = [[F_SETUP, -1, 0, -1]]
+        #: L9: the seats in their cyclic order around the table (drawn at setup; seat order until then).
+        self.table = list(range(n))
+        self._place = list(range(n))
+        #: HP lost so far to Killer cards and to Wild cards (traps and Hire a Thug are Wild cards), a
+        #: statistic for balance reports; no rule reads it.
+        self.hp_lost = [0, 0]
+        self.stack: list[list[int]] = [[F_SETUP, -1, 0, -1], [F_SEAT, -1]]
         self.to_move = -1
         self.first = -1
         self.direction = 1
@@ -250,9 +291,11 @@ class NeighborhoodState(State):
 
     def _set_tables(self) -> None:
         """Lookup tables derived from the options (shared between clones)."""
-        self._wild_loc, self._wild_cells = board_tables(self.options.wild_spaces)
+        self._wild_loc, self._wild_cells = board_tables(self.options.board_wild_spaces)
         self._dirs = SPINNER_POINTS[self.options.spinner]
-        self._spin = _spin_table(self.options.spinner)
+        self._spin = _spin_table(self.options.spinner, self.options.board_size)
+        self._geo = geo = geometry(self.options.board_size)
+        self._ray, self._step, self._loc = geo.ray, geo.step, geo.location
 
     # -- whose move -------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -275,6 +318,25 @@ class NeighborhoodState(State):
         """What the player to move is asked (``D_*``), or -1 at chance and terminal nodes."""
         return self._dkind if not self.over and self._actor >= 0 else -1
 
+    def chance_kind(self) -> int:
+        """What a chance node draws (``CH_DIE``, ``CH_SPIN``, ``CH_DECK``, ``CH_MOVE``, ``CH_SEAT``), or -1
+        at decisions and terminal nodes."""
+        return self._chance[0] if not self.over and self._actor == CHANCE else -1
+
+    def wild_location(self, cell: int) -> int:
+        """The location whose Wild deck a Wild Space on ``cell`` draws from (L3), or -1 (no Wild Space)."""
+        return self._wild_loc[cell]
+
+    def curve_status(self) -> tuple[int, bool, tuple[int, ...]] | None:
+        """While a curved path (L24) is being chosen: the steps still allowed, whether it is an "up to"
+        path (it may stop after its first step) and the cells visited so far (start first); None at
+        any other node."""
+        if self.decision_kind() != D_PATH:
+            return None
+        f = self.stack[-1]
+        _, _, steps, up_to = PROGRAMS[f[2]][f[3]]
+        return steps - f[12], bool(up_to), tuple(f[PROG_BASE:])
+
     # -- chance -----------------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Die faces (index = value - 1), spinner directions, or the card kinds still unseen."""
@@ -289,6 +351,9 @@ class NeighborhoodState(State):
             faces, dirs = param
             p = 1.0 / (faces * len(dirs))
             return [(8 * i + d, p) for i in range(faces) for d in dirs]
+        if kind == CH_SEAT:
+            count = len(seatings(param))
+            return [(i, 1.0 / count) for i in range(count)]
         return self.decks[param].chance_outcomes()
 
     def sample_chance(self, rng: np.random.Generator) -> int:
@@ -302,6 +367,8 @@ class NeighborhoodState(State):
             return int(rng.random() * param)
         if kind == CH_SPIN:
             return param[int(rng.random() * len(param))]
+        if kind == CH_SEAT:
+            return int(rng.random() * len(seatings(param)))
         return self.decks[param].sample(rng)
 
     # -- decisions --------------------------------------------------------------------------------
@@ -332,6 +399,12 @@ class NeighborhoodState(State):
                 if action not in param:
                     raise IllegalActionError(f"direction {action} is not a spinner outcome here: {param}")
                 top[1] = DIR + action
+            elif kind == CH_SEAT:
+                if not 0 <= action < len(seatings(param)):
+                    raise IllegalActionError(
+                        f"no seating {action}: the outcomes are 0..{len(seatings(param)) - 1}"
+                    )
+                top[1] = action
             else:
                 try:
                     self.decks[param].take(action)
@@ -381,14 +454,23 @@ class NeighborhoodState(State):
         return answer
 
     # -- turns ------------------------------------------------------------------------------------
+    def offset(self, player: int, other: int) -> int:
+        """How many places ``other`` sits after ``player`` around the table, clockwise (L9)."""
+        return (self._place[other] - self._place[player]) % self.n
+
+    def seat_after(self, player: int, places: int) -> int:
+        """The seat ``places`` places after ``player`` around the table, clockwise (L9)."""
+        return self.table[(self._place[player] + places) % self.n]
+
     def _order(self, p: int) -> int:
         """Place of seat ``p`` in the play order that starts with the first player (L9)."""
-        return ((p - self.first) * self.direction) % self.n
+        return ((self._place[p] - self._place[self.first]) * self.direction) % self.n
 
     def _play_order(self, players: list[int]) -> list[int]:
         """``players`` sorted by play order starting from the player whose turn it is (L36)."""
-        base = self.to_move if self.to_move >= 0 else self.first
-        return sorted(players, key=lambda p: ((p - base) * self.direction) % self.n)
+        place, direction, n = self._place, self.direction, self.n
+        base = place[self.to_move if self.to_move >= 0 else self.first]
+        return sorted(players, key=lambda p: ((place[p] - base) * direction) % n)
 
     def _next_turn(self) -> None:
         """The resolution stack is empty: the next living player's turn, or the end at the cap (L23)."""
@@ -400,7 +482,7 @@ class NeighborhoodState(State):
         cur = self.to_move
         q = cur
         for _ in range(self.n):
-            q = (q + self.direction) % self.n
+            q = self.seat_after(q, self.direction)
             if self.alive[q]:
                 break
         if self._order(q) <= self._order(cur):
@@ -415,6 +497,7 @@ class NeighborhoodState(State):
         self.to_move = p
         self.turns += 1
         if self.thug[p]:
+            self.hp_lost[1] += min(self.thug[p], self.hp[p])  # Hire a Thug is a Wild card
             self.hp[p] = max(0, self.hp[p] - self.thug[p])
             self.thug[p] = 0
             if self._check_out() or not self.alive[p]:
@@ -436,17 +519,18 @@ class NeighborhoodState(State):
         :meth:`_next_turn` and :meth:`_start_turn` would do; False (nothing done) otherwise."""
         p = self.to_move
         pos = self.pos
-        ray = RAY[pos[p]][outcome & 7]
+        ray = self._ray[pos[p]][outcome & 7]
         cell = ray[min((outcome >> 3) + 1, len(ray)) - 1]
         if self._wild_loc[cell] >= 0 or cell in pos or cell in self.trap_cell:
             return False
-        n, direction, first = self.n, self.direction, self.first
+        n, direction, table, place = self.n, self.direction, self.table, self._place
         q = p
         for _ in range(n):
-            q = (q + direction) % n
+            q = table[(place[q] + direction) % n]
             if self.alive[q]:
                 break
-        new_round = ((q - first) * direction) % n <= ((p - first) * direction) % n
+        first = place[self.first]
+        new_round = ((place[q] - first) * direction) % n <= ((place[p] - first) * direction) % n
         if (new_round and self.round >= self.options.max_rounds) or self.thug[q] or self.skip[q]:
             return False
         if self.pending[q] >= 0:
@@ -481,21 +565,31 @@ class NeighborhoodState(State):
         self.stack = []
 
     # -- HP ---------------------------------------------------------------------------------------
+    def _count_loss(self, lost: int) -> None:
+        """Add HP lost to ``hp_lost``: to the Killer card if the innermost card being resolved is one."""
+        if lost > 0:
+            for frame in reversed(self.stack):
+                if frame[0] == F_PROG and frame[9] >= 0:
+                    self.hp_lost[0 if frame[9] == KILLER_DECK else 1] += lost
+                    return
+            self.hp_lost[1] += lost
+
     def _change(self, p: int, delta: int) -> None:
         """Gain (capped at 10, the excess discarded) or lose (down to 0) HP; nothing if ``p`` is out."""
         if p >= 0 and self.alive[p]:
-            self.hp[p] = min(MAX_HP, max(0, self.hp[p] + delta))
+            new = min(MAX_HP, max(0, self.hp[p] + delta))
+            if new < self.hp[p]:
+                self._count_loss(self.hp[p] - new)
+            self.hp[p] = new
 
     def _steal(self, thief: int, victim: int, x: int) -> None:
         """L20: the victim gives min(x, its HP); the thief's excess over 10 goes back to the victim."""
         if thief < 0 or victim < 0 or not (self.alive[thief] and self.alive[victim]) or thief == victim:
             return
-        given = min(x, self.hp[victim])
+        given = min(x, self.hp[victim], MAX_HP - self.hp[thief])
         self.hp[victim] -= given
         self.hp[thief] += given
-        if self.hp[thief] > MAX_HP:
-            self.hp[victim] += self.hp[thief] - MAX_HP
-            self.hp[thief] = MAX_HP
+        self._count_loss(given)
 
     def _check_out(self) -> bool:
         """L21/L22: eliminate every player at 0 HP; True if the game is over."""
@@ -523,14 +617,29 @@ class NeighborhoodState(State):
             if self.trap_cell[L] == cell and self.trap_owner[L] != p:
                 self.trap_cell[L] = -1
                 self.trap_owner[L] = -1
+                self.hp_lost[1] += min(2, self.hp[p])  # a trap is a Wild card's (L33)
                 self.hp[p] = max(0, self.hp[p] - 2)
                 return self._check_out()
         return False
 
     # -- frame handlers (each returns True when it stops at a node) -------------------------------
+    def _h_seat(self, f: list[int]) -> bool:
+        """L9: the seats' cyclic order around the table is a chance event (every order equally likely)."""
+        if f[1] < 0:
+            return self._roll(CH_SEAT, self.n)
+        self._set_table(list(seatings(self.n)[self._take(f)]))
+        self.stack.pop()
+        return False
+
+    def _set_table(self, table: list[int]) -> None:
+        self.table = table
+        self._place = [0] * self.n
+        for i, p in enumerate(table):
+            self._place[p] = i
+
     def _h_setup(self, f: list[int]) -> bool:
-        """L9: everyone rolls; the highest is Player 1 (ties re-roll); P1's neighbours' rolls set the
-        direction (a tie between them re-rolls)."""
+        """L9: everyone rolls; the highest is Player 1 (ties re-roll); P1's neighbours around the table
+        compare their rolls (a tie between them re-rolls): play goes toward the higher one."""
         n = self.n
         stage = f[2]
         if stage == 0:
@@ -554,7 +663,7 @@ class NeighborhoodState(State):
             f[2] = 2
             return False
         p1 = f[3]
-        left, right = (p1 - 1) % n, (p1 + 1) % n
+        left, right = self.seat_after(p1, -1), self.seat_after(p1, 1)
         if stage == 2:
             rl, rr = f[4 + left], f[4 + right]
             if rl == rr:
@@ -598,7 +707,7 @@ class NeighborhoodState(State):
             return self._roll(CH_MOVE, (self.options.die_faces, self._spin[self.pos[p]]))
         outcome = self._take(f)
         self.last_roll = [p, (outcome >> 3) + 1, outcome & 7, self.turns]
-        ray = RAY[self.pos[p]][outcome & 7]
+        ray = self._ray[self.pos[p]][outcome & 7]
         cell = ray[min((outcome >> 3) + 1, len(ray)) - 1]  # passes through others: only the end counts
         self.pos[p] = cell
         if self._wild_loc[cell] < 0 and self.pos.count(cell) == 1 and cell not in self.trap_cell:
@@ -622,7 +731,10 @@ class NeighborhoodState(State):
                 self.stack.pop()  # L19/L39: beyond the depth limit a landing triggers no card
                 return False
             f[2] = 1
-        occupants = [q for q in range(self.n) if q != mover and self.alive[q] and self.pos[q] == cell]
+        if len(f) > 6:  # L16: after a simultaneous move, only those there before it are Victims
+            occupants = [q for q in f[7:] if self.alive[q] and self.pos[q] == cell]
+        else:
+            occupants = [q for q in range(self.n) if q != mover and self.alive[q] and self.pos[q] == cell]
         wild = -1 if f[5] else self._wild_loc[cell]
         if f[2] == 1:
             if occupants and wild >= 0:
@@ -643,8 +755,8 @@ class NeighborhoodState(State):
                 victim = occupants[0]
             else:
                 if f[1] < 0:
-                    return self._ask(mover, D_VICTIM, [PLAYER + (q - mover) % self.n for q in occupants])
-                victim = (mover + self._take(f) - PLAYER) % self.n
+                    return self._ask(mover, D_VICTIM, [PLAYER + self.offset(mover, q) for q in occupants])
+                victim = self.seat_after(mover, self._take(f) - PLAYER)
             self.stack[-1] = [F_DRAW, -1, KILLER_DECK, mover, mover, victim, f[4]]
             return False
         # A Wild Space: draw now on your own turn (L13, L30), else play it on your next turn (L12).
@@ -657,9 +769,15 @@ class NeighborhoodState(State):
         return False
 
     def _h_multi(self, f: list[int]) -> bool:
-        """L16-L18, L36-L38: two or more characters arriving on one square at the same time."""
+        """L16-L18, L36-L38: two or more characters arriving on one square at the same time.
+
+        Who was "already there" comes from the snapshot of the board at the move (L16): the frame lists
+        them; anyone who arrived since (a card move of an earlier square) is neither arrival nor occupant.
+        """
         cell, depth = f[3], f[4]
-        members = [p for p in f[7:] if self.alive[p] and self.pos[p] == cell]
+        first = 8 + f[7]
+        snapshot = f[8:first]
+        members = [p for p in f[first:] if self.alive[p] and self.pos[p] == cell]
         stage = f[2]
         if stage == 0:
             # L38: a trap springs on the first arrival in play order that did not set it.
@@ -673,9 +791,9 @@ class NeighborhoodState(State):
                 self.stack.pop()  # L19/L39
                 return False
             if len(members) == 1:
-                self.stack[-1] = [F_LAND, -1, 1, members[0], depth, 0]
+                self.stack[-1] = [F_LAND, -1, 1, members[0], depth, 0, SNAPSHOT, *snapshot]
                 return False
-            f[7:] = members
+            f[first:] = members
             f[2] = 1 if self._wild_loc[cell] >= 0 else 3
             return False
         if stage == 1:
@@ -695,7 +813,7 @@ class NeighborhoodState(State):
             self.stack.pop()
             return False
         if stage == 3:
-            occupied = any(self.alive[q] and self.pos[q] == cell and q not in members for q in range(self.n))
+            occupied = any(self.alive[q] and self.pos[q] == cell for q in snapshot)
             # L17: the higher roller is the Killer; L18: with a third already there, the lower one.
             low = occupied and self.options.triple_arrival_killer == "lower"
             f[2] = 4
@@ -710,24 +828,27 @@ class NeighborhoodState(State):
             victim = others[0]
         else:  # L36: three or more arrivals: the Killer picks the Victim among the other arrivals
             if f[1] < 0:
-                return self._ask(killer, D_VICTIM, [PLAYER + (q - killer) % self.n for q in others])
-            victim = (killer + self._take(f) - PLAYER) % self.n
+                return self._ask(killer, D_VICTIM, [PLAYER + self.offset(killer, q) for q in others])
+            victim = self.seat_after(killer, self._take(f) - PLAYER)
         self.stack[-1] = [F_DRAW, -1, KILLER_DECK, killer, killer, victim, depth]
         return False
 
     def _h_groups(self, f: list[int]) -> bool:
-        """L16: after a simultaneous move, resolve each destination square in turn (L36: play order)."""
+        """L16: after a simultaneous move, resolve each destination square in turn (L36: play order),
+        each from the snapshot taken at the move (its arrivals and the characters already there)."""
         if len(f) <= 3:
             self.stack.pop()
             return False
         cell, count = f[3], f[4]
         members = f[5 : 5 + count]
-        del f[3 : 5 + count]
+        n_occ = f[5 + count]
+        snapshot = f[6 + count : 6 + count + n_occ]
+        del f[3 : 6 + count + n_occ]
         members = [p for p in members if self.alive[p] and self.pos[p] == cell]
         if len(members) == 1:
-            self.stack.append([F_LAND, -1, 0, members[0], f[2], 0])
+            self.stack.append([F_LAND, -1, 0, members[0], f[2], 0, SNAPSHOT, *snapshot])
         elif members:
-            self.stack.append([F_MULTI, -1, 0, cell, f[2], -1, 0, *members])
+            self.stack.append([F_MULTI, -1, 0, cell, f[2], -1, 0, len(snapshot), *snapshot, *members])
         return False
 
     def _h_draw(self, f: list[int]) -> bool:
@@ -790,7 +911,7 @@ class NeighborhoodState(State):
         _, loc, delta, include_me = op
         me = f[ME]
         for q in range(self.n):
-            if self.alive[q] and LOCATION[self.pos[q]] == loc and (include_me or q != me):
+            if self.alive[q] and self._loc[self.pos[q]] == loc and (include_me or q != me):
                 self._change(q, delta)
         self._next_op(f)
         self._check_out()
@@ -808,7 +929,7 @@ class NeighborhoodState(State):
     def _op_steal_area(self, f: list[int], op: tuple) -> bool:
         me = f[ME]
         for q in self._play_order([q for q in range(self.n) if q != me]):
-            if self.alive[q] and LOCATION[self.pos[q]] == op[1]:
+            if self.alive[q] and self._loc[self.pos[q]] == op[1]:
                 self._steal(me, q, op[2])
         self._next_op(f)
         self._check_out()
@@ -826,7 +947,7 @@ class NeighborhoodState(State):
         if kind == "opponent":
             return opponents
         if kind == "in_location":
-            return [q for q in opponents if LOCATION[self.pos[q]] == param]
+            return [q for q in opponents if self._loc[self.pos[q]] == param]
         here = CHEB[self.pos[me]]
         if kind == "within":
             return [q for q in opponents if here[self.pos[q]] <= param]
@@ -844,8 +965,8 @@ class NeighborhoodState(State):
             f[7] = cands[0] if cands else -1  # L35: nobody to choose: effects on T do nothing
         else:
             if f[1] < 0:
-                return self._ask(decider, D_PLAYER, [PLAYER + (q - decider) % self.n for q in cands])
-            f[7] = (decider + self._take(f) - PLAYER) % self.n
+                return self._ask(decider, D_PLAYER, [PLAYER + self.offset(decider, q) for q in cands])
+            f[7] = self.seat_after(decider, self._take(f) - PLAYER)
         self._next_op(f)
         return False
 
@@ -864,7 +985,7 @@ class NeighborhoodState(State):
     def _line_dirs(self, f: list[int], mover: int, mode: str) -> list[int]:
         """Directions a straight card move may take: room to move (L8), and L31's "toward"."""
         cell = self.pos[mover]
-        dirs = [d for d in self._dirs if RAY[cell][d]]
+        dirs = [d for d in self._dirs if self._ray[cell][d]]
         if mode == "toward_T":
             t = f[7]
             if t < 0 or not self.alive[t]:
@@ -902,7 +1023,7 @@ class NeighborhoodState(State):
                 self.last_roll = [mover, 0, a - DIR, self.turns]
             f[12] = a - DIR
             f[11] = 1
-        room = len(RAY[cell][f[12]])
+        room = len(self._ray[cell][f[12]])
         if up_to:
             top = min(dist, room)
             if top == 1:
@@ -913,7 +1034,7 @@ class NeighborhoodState(State):
                 steps = self._take(f) - DIST + 1
         else:
             steps = min(dist, room)
-        self.pos[mover] = RAY[cell][f[12]][steps - 1]
+        self.pos[mover] = self._ray[cell][f[12]][steps - 1]
         depth = f[8]
         self._next_op(f)
         self.stack.append([F_LAND, -1, 0, mover, depth + 1, 0])  # L19: the mover is the second arrival
@@ -934,7 +1055,8 @@ class NeighborhoodState(State):
         if not done:
             cur = self.pos[mover]
             visited = f[PROG_BASE:]
-            actions = [DIR + d for d in range(8) if STEP[cur][d] >= 0 and STEP[cur][d] not in visited]
+            step = self._step[cur]
+            actions = [DIR + d for d in range(8) if step[d] >= 0 and step[d] not in visited]
             if not actions:
                 done = True
             else:
@@ -946,7 +1068,7 @@ class NeighborhoodState(State):
                 if a == STOP:
                     done = True
                 else:
-                    nxt = STEP[cur][a - DIR]
+                    nxt = step[a - DIR]
                     self.pos[mover] = nxt
                     f.append(nxt)
                     f[12] += 1
@@ -985,18 +1107,24 @@ class NeighborhoodState(State):
         if f[1] < 0:
             return self._ask(me, D_DIRECTION, [DIR + d for d in self._dirs])
         d = self._take(f) - DIR
+        # L16: every destination first, then the arrivals grouped by square; the characters that did
+        # not move (me, and those at the edge) are the ones already there.
         moved: dict[int, list[int]] = {}
         for q in self._play_order([q for q in range(self.n) if q != me and self.alive[q]]):
-            nxt = STEP[self.pos[q]][d]
+            nxt = self._step[self.pos[q]][d]
             if nxt >= 0:  # at the edge: no movement, no landing
-                self.pos[q] = nxt
                 moved.setdefault(nxt, []).append(q)
+        for cell, members in moved.items():
+            for q in members:
+                self.pos[q] = cell
         depth = f[8]
         self._next_op(f)
         if moved:
             groups = [depth + 1]
+            everyone = self._play_order(list(range(self.n)))
             for cell, members in moved.items():  # in play order of each square's first arrival
-                groups += [cell, len(members), *members]
+                stayed = [q for q in everyone if self.alive[q] and self.pos[q] == cell and q not in members]
+                groups += [cell, len(members), *members, len(stayed), *stayed]
             self.stack.append([F_GROUPS, -1, *groups])
         return False
 
@@ -1007,7 +1135,7 @@ class NeighborhoodState(State):
             self._next_op(f)
             return False
         if f[1] < 0:
-            return self._ask(me, D_SQUARE, [CELL + c for c in CELLS_IN[op[1]]])
+            return self._ask(me, D_SQUARE, [CELL + c for c in self._geo.cells_in[op[1]]])
         self.trap_cell[op[1]] = self._take(f) - CELL
         self.trap_owner[op[1]] = me
         self._next_op(f)
@@ -1080,13 +1208,20 @@ class NeighborhoodState(State):
         new.winner = self.winner
         new.draw = self.draw[:]
         new.last_roll = self.last_roll[:]
+        new.table = self.table[:]
+        new._place = self._place[:]
+        new.hp_lost = self.hp_lost[:]
+        new._geo, new._ray, new._step, new._loc = self._geo, self._ray, self._step, self._loc
         new._actor = self._actor
         new._legal = self._legal
         new._dkind = self._dkind
         new._chance = self._chance
         return new
 
-    _LISTS = ("hp", "pos", "alive", "pending", "thug", "skip", "trap_cell", "trap_owner", "draw")
+    _LISTS = (
+        "hp", "pos", "alive", "pending", "thug", "skip", "trap_cell", "trap_owner", "draw", "table",
+        "hp_lost",
+    )  # fmt: skip
     _INTS = ("to_move", "first", "direction", "round", "turns", "winner", "_actor", "_dkind")
 
     def to_dict(self) -> dict[str, Any]:
@@ -1129,6 +1264,7 @@ class NeighborhoodState(State):
             "hp": (n, 0, MAX_HP), "pos": (n, -1, last_cell), "alive": (n, None, None),
             "pending": (n, -1, 3), "thug": (n, 0, None), "skip": (n, None, None),
             "trap_cell": (4, -1, last_cell), "trap_owner": (4, -1, n - 1), "draw": (None, 0, n - 1),
+            "table": (n, 0, n - 1), "hp_lost": (2, 0, None),
         }  # fmt: skip
         ints = {
             "to_move": (-1, n - 1), "first": (-1, n - 1), "direction": (-1, 1), "round": (0, None),
@@ -1152,9 +1288,12 @@ class NeighborhoodState(State):
         ]
         state.stack = [f.ints("stack", value=frame) for frame in f.list("stack")]
         state.last_roll = f.ints("last_roll", 4, -1) if "last_roll" in data else [-1, -1, -1, -1]
+        if sorted(state.table) != list(range(n)):
+            raise f.fail("table", f"must be an order of the seats 0..{n - 1}, got {state.table}")
+        state._set_table(list(state.table))
         state._legal = f.ints("legal", lo=0, hi=NUM_ACTIONS - 1)
         chance = f.list("chance", 2)
-        kind = f.int("chance", CH_DIE, CH_MOVE, value=chance[0])
+        kind = f.int("chance", CH_DIE, CH_SEAT, value=chance[0])
         param = chance[1]
         try:
             if kind == CH_MOVE:
@@ -1195,20 +1334,23 @@ class NeighborhoodState(State):
                 return f"spinner {DIRECTION_NAMES[action]}"
             if kind == CH_MOVE and 0 <= action % 8 < len(DIRECTION_NAMES):
                 return f"die {action // 8 + 1}, spinner {DIRECTION_NAMES[action % 8]}"
+            if kind == CH_SEAT and 0 <= action < len(seatings(param)):
+                order = ", ".join(f"player_{p}" for p in seatings(param)[action])
+                return f"seating around the table: {order}"
             if kind == CH_DECK and 0 <= action < len(DECKS[param]):
                 return f"draw {DECKS[param][action].name} ({DECK_NAMES[param]})"
             return f"chance outcome {action}"
         mover = self._actor if self._actor >= 0 else 0
         kind = DECISION_NAMES[self._dkind] if 0 <= self._dkind < NUM_DECISION_KINDS else "action"
         if CELL <= action < DIR:
-            r, c = divmod(action - CELL, SIZE)
+            r, c = divmod(action - CELL, FRAME)
             return f"{kind}: square ({r}, {c})"
         if action < DIST:
             return f"{kind}: {DIRECTION_NAMES[action - DIR]}"
         if action < PLAYER:
             return f"{kind}: {action - DIST + 1} square(s)"
         if action < OPTION_A:
-            return f"{kind}: {self.player_name((mover + action - PLAYER) % self.n)}"
+            return f"{kind}: {self.player_name(self.seat_after(mover, action - PLAYER))}"
         names = {OPTION_A: "first option", OPTION_B: "second option", KILLER: "Killer card",
                  WILD: "Wild card", STOP: "stop here"}  # fmt: skip
         return f"{kind}: {names.get(action, f'invalid action {action}')}"
@@ -1218,19 +1360,20 @@ class NeighborhoodState(State):
 
         Everything on the table is public (L25: only the deck order is hidden), so ``view`` changes nothing.
         """
-        grid = [["." for _ in range(SIZE)] for _ in range(SIZE)]
+        size = self.options.board_size
+        grid = [["." for _ in range(size)] for _ in range(size)]
         for c in range(NUM_CELLS):
             if self._wild_loc[c] >= 0:
-                grid[c // SIZE][c % SIZE] = "*"
+                grid[c // FRAME][c % FRAME] = "*"
         for c in self.trap_cell:
             if c >= 0:
-                grid[c // SIZE][c % SIZE] = "^"
+                grid[c // FRAME][c % FRAME] = "^"
         for p in range(self.n):
             if self.alive[p]:
                 c = self.pos[p]
-                here = grid[c // SIZE][c % SIZE]
+                here = grid[c // FRAME][c % FRAME]
                 letter = board.COLOR_LETTERS[self.colors[p]]
-                grid[c // SIZE][c % SIZE] = "+" if here in board.COLOR_LETTERS or here == "+" else letter
+                grid[c // FRAME][c % FRAME] = "+" if here in board.COLOR_LETTERS or here == "+" else letter
         lines = [" ".join(row) for row in grid]
         for p in range(self.n):
             status = f"{self.hp[p]:2d} HP" if self.alive[p] else "out"
@@ -1271,6 +1414,7 @@ _HANDLERS = (
     NeighborhoodState._h_multi,
     NeighborhoodState._h_groups,
     NeighborhoodState._h_rolloff,
+    NeighborhoodState._h_seat,
 )
 _OPS = {
     "hp": NeighborhoodState._op_hp,

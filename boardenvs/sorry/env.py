@@ -73,7 +73,7 @@ At the end only: the winner +1, every other player -1. There are no draws. A gam
 | `seven_split_can_start` | True          | S6: a part of a 7 split may bring a pawn out of Start          |
 | `max_turns`             | 1000          | card draws before truncation                                   |
 | `first_player`          | `"seat0"`     | S21: seat 0 draws first, or `"random"` (a chance draw)         |
-| `colors`                | by count      | S23: colour of each seat; (0, 2) with 2 players, (0, 1, 2) with 3 |
+| `colors`                | by count      | S23: colour of each seat; (0, 2) with 2 players (both see the same board), (0, 1, 2) with 3 |
 
 ### Version History
 

@@ -1,6 +1,6 @@
 """Sorry! (three-pawn edition): the pure rules of ``sorry_v0`` (``../shared/rules/sorry.md``).
 
-Rule ids (S1-S23) are cited where they are implemented. Only numpy-free standard Python here: a
+Rule ids (S1-S24) are cited where they are implemented. Only numpy-free standard Python here: a
 state is a flat list of pawn positions, a :class:`~boardenvs.core.deck.Deck`, the drawn card and a few
 counters, so :meth:`SorryState.clone` is cheap.
 
@@ -52,7 +52,8 @@ SORRY_ACTION = 69
 PASS = 78
 NUM_ACTIONS = 79
 
-#: S23 (DESIGNED): colours by player count when ``colors`` is not given; two players sit opposite.
+#: S23 (the env's reading, recorded in sorry.md): colours by player count when ``colors`` is not given;
+#: (0, 2) with two players, so that both see the same board, and (0, 1, 2) with three.
 DEFAULT_COLORS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
@@ -231,12 +232,12 @@ class SorryState(State):
                 return False
         return True
 
-    def _land(self, player: int, i: int, dest: int, pos: list[int]) -> None:
+    def _land(self, player: int, i: int, dest: int, pos: list[int]) -> int:
         """Put pawn ``i`` on ``dest``: bump an opponent there, then slide if it is a triangle the
-        pawn slides from (landing resolution 2-3; S8, S9, S10)."""
+        pawn slides from (landing resolution 2-3; S8, S9, S10). Returns the slides taken (0 or 1)."""
         pos[PAWNS * player + i] = dest
         if dest >= TRACK_LEN:
-            return
+            return 0
         mover = PAWNS * player + i
         for k in range(len(pos)):
             if k != mover and pos[k] == dest:
@@ -248,6 +249,8 @@ class SorryState(State):
                 if k != mover and pos[k] < TRACK_LEN and pos[k] in squares:
                     pos[k] = START  # S9: every pawn on the slide, own ones included
             pos[mover] = end
+            return 1
+        return 0
 
     def _movable(self, player: int, pos: list[int]) -> list[int]:
         """Pawns that may be named: not Home, and of the pawns in Start only the lowest (S24)."""
@@ -363,23 +366,23 @@ class SorryState(State):
         return out
 
     # -- execution --------------------------------------------------------------------------------
-    def _execute(self, pos: list[int], player: int, action: int) -> None:
-        """Carry out a legal, non-pass action on ``pos``."""
+    def _execute(self, pos: list[int], player: int, action: int) -> int:
+        """Carry out a legal, non-pass action on ``pos``; returns the slides taken."""
         first = PAWNS * player
         n = self.options.num_players
         if action < BACKWARD_ACTION:
             i = action - FORWARD_ACTION
-            self._land(player, i, self._dest_forward(player, i, FORWARD[self.card], pos), pos)
-        elif action < SPLIT:
+            return self._land(player, i, self._dest_forward(player, i, FORWARD[self.card], pos), pos)
+        if action < SPLIT:
             i = action - BACKWARD_ACTION
-            self._land(player, i, self._back[player][pos[first + i]][BACKWARD[self.card]], pos)
-        elif action < SWITCH:
+            return self._land(player, i, self._back[player][pos[first + i]][BACKWARD[self.card]], pos)
+        if action < SWITCH:
             q, k = divmod(action - SPLIT, 6)
             k += 1
             i, j = SPLIT_PAIRS[q]
-            self._land(player, i, self._dest_forward(player, i, k, pos), pos)
-            self._land(player, j, self._dest_forward(player, j, 7 - k, pos), pos)
-        elif action < SORRY_ACTION:
+            slides = self._land(player, i, self._dest_forward(player, i, k, pos), pos)
+            return slides + self._land(player, j, self._dest_forward(player, j, 7 - k, pos), pos)
+        if action < SORRY_ACTION:
             i, rest = divmod(action - SWITCH, 9)
             o, m = divmod(rest, 3)
             other = PAWNS * ((player + o + 1) % n) + m
@@ -387,14 +390,27 @@ class SorryState(State):
             # 11 switch: swap; only the mover's pawn may then slide (S10, S12).
             theirs_at = pos[other]
             pos[other] = pos[mine]
-            self._land(player, i, theirs_at, pos)
-        else:
-            o, m = divmod(action - SORRY_ACTION, 3)
-            other = PAWNS * ((player + o + 1) % n) + m
-            i = pos[first : first + PAWNS].index(START)
-            target = pos[other]
-            pos[other] = START  # S15: the target returns to its Start
-            self._land(player, i, target, pos)  # S11: a placement on a triangle slides
+            return self._land(player, i, theirs_at, pos)
+        o, m = divmod(action - SORRY_ACTION, 3)
+        other = PAWNS * ((player + o + 1) % n) + m
+        i = pos[first : first + PAWNS].index(START)
+        target = pos[other]
+        pos[other] = START  # S15: the target returns to its Start
+        return self._land(player, i, target, pos)  # S11: a placement on a triangle slides
+
+    def preview(self, action: int) -> tuple[list[int], int]:
+        """The pawn positions (as :attr:`pos`) after the player to move plays the legal ``action``,
+        and the number of slides it takes (S8-S11); the state is left unchanged.
+
+        Raises:
+            IllegalActionError: if it is not a player's turn or ``action`` is not legal.
+        """
+        player = self.current_player()
+        if player < 0 or action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not a legal move here")
+        pos = self.pos[:]
+        slides = self._execute(pos, player, action) if action != PASS else 0
+        return pos, slides
 
     # -- copying and serialising ------------------------------------------------------------------
     def clone(self) -> SorryState:
@@ -469,13 +485,28 @@ class SorryState(State):
 
     def action_to_string(self, action: int, view: int | None = None) -> str:
         """Describe a use of the drawn card in words, e.g. ``"Red 0 forward 5: Start -> square 7"``, or a
-        chance outcome (``"Red (player_0) draws 7"``). Nothing is private (S1): ``view`` changes nothing."""
+        chance outcome (``"Red (player_0) draws 7"``). Nothing is private (S1): ``view`` changes nothing.
+
+        Raises:
+            IllegalActionError: for a chance outcome that names no seat (the first-player draw, S21) or
+                no card kind (S1).
+        """
         player = self.to_move
         if self.current_player() == CHANCE:
             if self.choosing_first:
+                n = self.options.num_players
+                if not 0 <= action < n:
+                    raise IllegalActionError(
+                        f"outcome {action} of the first-player draw (S21) names no seat: seats are 0-{n - 1}"
+                    )
                 return f"{board.COLOR_NAMES[self.colors[action]]} (player_{action}) goes first"
+            if not 0 <= action < len(CARD_NAMES):
+                raise IllegalActionError(
+                    f"outcome {action} of the card draw (S1) names no card kind: "
+                    f"kinds are 0-{len(CARD_NAMES) - 1}"
+                )
             who = f"{board.COLOR_NAMES[self.colors[player]]} (player_{player})"
-            return f"{who} draws {CARD_NAMES[action]}" if 0 <= action < len(CARD_NAMES) else f"draw {action}"
+            return f"{who} draws {CARD_NAMES[action]}"
         n = self.options.num_players
         first = PAWNS * player
         pos = self.pos

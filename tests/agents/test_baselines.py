@@ -266,7 +266,7 @@ def test_evaluate_script_prints_the_table(tmp_path):
         (["--opponent", "heuristic:bogus=1"], "bad agent spec 'heuristic:bogus=1'"),
         (["--game", "nosuchgame"], "unknown environment 'nosuchgame'"),
         (["--agent", "ppo:no/such/model.zip"], "no model file 'no/such/model.zip'"),
-        (["--agent", "ppo:lost_city_v0", "--game", "sorry_v0"], "trained for lost_city_v0, not sorry_v0"),
+        (["--agent", "ppo:sorry_v0", "--game", "lost_city_v0"], "trained for sorry_v0, not lost_city_v0"),
         (["--agent", "ppo:sorry_v0", "--num-players", "2"], "trained for sorry_v0 with other options"),
         (["--agents", "a=random", "b=random", "c=random"], "3 agents do not fit in 2 seats"),
         (["--agents", "x=random", "x=heuristic"], "label 'x' names two specs"),
@@ -303,20 +303,20 @@ def test_lineup_config_reads_game_and_options_from_the_first_model():
     from boardenvs_agents.arena.evaluation import lineup_config
     from boardenvs_agents.learning.models import read_metadata, resolve_model_path
 
-    trained = read_metadata(resolve_model_path("lost_city_v0", "ppo"))
+    trained = read_metadata(resolve_model_path("sorry_v0", "ppo"))
     # No game and no options: both are the model's, wherever the model sits in the lineup.
-    config, note = lineup_config(["heuristic"], ["ppo:lost_city_v0"])
-    assert config.game == "lost_city_v0" and config.game_options == trained["options"]
-    assert note is not None and "ppo:lost_city_v0" in note
-    assert config.matchups[0].lineup == ("heuristic",) + ("ppo:lost_city_v0",) * (
+    config, note = lineup_config(["heuristic"], ["ppo:sorry_v0"])
+    assert config.game == "sorry_v0" and config.game_options == trained["options"]
+    assert note is not None and "ppo:sorry_v0" in note
+    assert config.matchups[0].lineup == ("heuristic",) + ("ppo:sorry_v0",) * (
         trained["options"]["num_players"] - 1
     )
     # Options given: they are kept (the model is refused later if they differ from its own).
-    config, note = lineup_config(["ppo:lost_city_v0"], game_options={"num_players": 2})
-    assert config.game == "lost_city_v0" and config.game_options == {"num_players": 2} and note is not None
+    config, note = lineup_config(["ppo:sorry_v0"], game_options={"num_players": 2})
+    assert config.game == "sorry_v0" and config.game_options == {"num_players": 2} and note is not None
     # Another game given: the model's options are not borrowed; the default player count applies.
-    config, note = lineup_config(["ppo:lost_city_v0"], game="sorry_v0")
-    assert config.game == "sorry_v0" and config.game_options == {"num_players": 2} and note is None
+    config, note = lineup_config(["ppo:sorry_v0"], game="lost_city_v0")
+    assert config.game == "lost_city_v0" and config.game_options == {"num_players": 2} and note is None
     # No learned agent: the defaults.
     config, note = lineup_config(["heuristic"])
     assert (config.game, config.game_options, note) == ("sorry_v0", {"num_players": 2}, None)

@@ -123,10 +123,10 @@ def test_registry_builds_the_heuristic():
     assert isinstance(policy, GangsiHeuristic) and policy.danger == 3.5
 
 
-# -- scripted positions: hunters ---------------------------------------------------------------------
+# -- scripted positions on the default map: hunters --------------------------------------------------
 def test_hunter_takes_the_winning_reveal():
-    # hunter_0 needs only G3, the gourd on (5,5); a 1 east from (5,4) wins (K20).
-    s = table(2, pos=[sq(5, 4), sq(0, 0)], ky=sq(9, 9))
+    # hunter_0 needs only G3, the gourd on (5,8); a 1 east from (5,7) wins (K20).
+    s = table(2, pos=[sq(5, 7), sq(0, 0)], ky=sq(9, 9))
     s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
     s.revealed[0] = hand("A1", "P1", "O1", "Y1")
     hunter_roll(s, 0, ONE, TWO, THREE, ARROW, FOUR)
@@ -141,10 +141,12 @@ def test_hunter_takes_the_winning_reveal():
 
 
 def test_hunter_prefers_a_reveal_to_a_plain_move():
-    # From (5,6) a 2 east stops on G4 (5,8), which hunter_3 holds (default hand 3 has G4).
-    s = table(4, pos=[sq(0, 0), sq(0, 10), sq(10, 0), sq(5, 6)], ky=sq(0, 5))
-    hunter_roll(s, 3, TWO, ONE, FOUR, ARROW, ARROW)
+    # From (6,5), just south of the entrance, a 2 south stops on G4 (8,5), which hunter_3 holds (default
+    # hand 3 has G4); no other face reveals anything.
+    s = table(4, pos=[sq(0, 0), sq(0, 10), sq(10, 0), sq(6, 5)], ky=sq(0, 5))
+    hunter_roll(s, 3, TWO, ONE, ONE, ARROW, ARROW)
     action = GangsiHeuristic(seed=0).act(s)
+    assert action == FACE + TWO
     after = s.clone()
     after.apply_action(action)
     after.apply_action(GangsiHeuristic(seed=0).act(after))
@@ -152,31 +154,48 @@ def test_hunter_prefers_a_reveal_to_a_plain_move():
 
 
 def test_hunter_keeps_out_of_the_kyonshis_reach():
-    # Two equally useless rolls: a 1 east into the Kyonshi's arms on (5,3)/(5,2), or a 1 south away.
-    s = table(2, pos=[sq(5, 0), sq(0, 10)], ky=sq(5, 3))
-    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G2")  # G2 is (5,0) itself: already revealed
-    s.revealed[0] = hand("G2")
-    hunter_roll(s, 0, ONE, KY, KY, KY, KY)
-    assert s.phase == PH_CHOOSE
-    after = s.clone()
-    after.apply_action(GangsiHeuristic(seed=0).act(after))
-    values = {
-        d: GangsiHeuristic()._square_value(after, after.straight_dest(0, sq(5, 0), 1, d)) for d in (E, S)
-    }
-    assert values[S] > values[E]
+    # On (0,5) a 1 west or a 1 east are mirror images (the map is symmetric about column 5, and G1 on
+    # (2,5) is the only treasure needed), but the Kyonshi on (0,1) reaches (0,4), not (0,6).
+    s = table(2, pos=[sq(0, 5), sq(10, 10)], ky=sq(0, 1))
+    s.hand[0] = hand("A1", "P1", "O1", "Y1", "G1")
+    s.revealed[0] = hand("A1", "P1", "O1", "Y1")
+    hunter_roll(s, 0, ONE, ONE, ONE, ONE, ONE)
+    s.apply_action(FACE + ONE)
+    policy = GangsiHeuristic()
+    values = {d: policy._square_value(s, s.straight_dest(0, sq(0, 5), 1, d)) for d in (E, W)}
+    assert values[E] > values[W]
+    calm = GangsiHeuristic(danger=0.0)
+    assert calm._square_value(s, sq(0, 4)) == calm._square_value(s, sq(0, 6))
 
 
-def test_hunter_rerolls_a_useless_roll_with_dice_to_spare_and_resets_with_one_die_left():
-    # hunter_0 on (5,4) needs only G3, one square east on (5,5). Five 2s: every 2 ends farther from
-    # it (in moves) than standing here, and all five dice are free: re-roll (K14).
-    s = table(2, pos=[sq(5, 4), sq(0, 10)], ky=sq(0, 5))
+def test_hunter_counts_the_dice_later_pieces_will_set_aside():
+    # K15, K17: the Kyonshi moves after every piece, with the dice they set aside on top of its die.
+    # The same square 5 steps from the Kyonshi is safe for the last piece of the round (reach 3) but
+    # not for the first of four (three more turns to roll, about 2.5 Kyonshi faces expected).
+    s = table(4, pos=[sq(4, 0), sq(0, 10), sq(10, 0), sq(10, 10)], ky=sq(4, 5))
+    assert MAZE.dist[sq(4, 5)][sq(4, 0)] == 5
+    policy = GangsiHeuristic()
+    s.acting = 3
+    s.pos = [sq(10, 0), sq(0, 10), sq(10, 10), sq(4, 0)]
+    last = policy._square_value(s, sq(4, 0))
+    s.acting = 0
+    s.pos = [sq(4, 0), sq(0, 10), sq(10, 0), sq(10, 10)]
+    s.hand = [HANDS[3], HANDS[1], HANDS[2], HANDS[0]]
+    first = policy._square_value(s, sq(4, 0))
+    assert first < last
+
+
+def test_hunter_rerolls_a_useless_roll_with_dice_to_spare_and_accepts_with_few_left():
+    # hunter_0 on (5,9) needs only G3, one square west on (5,8). Five 2s: the only 2 (west, to (5,7))
+    # brings it no nearer, and all five dice are free: re-roll (K14).
+    s = table(2, pos=[sq(5, 9), sq(0, 10)], ky=sq(0, 5))
     s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
     s.revealed[0] = hand("A1", "P1", "O1", "Y1")
     hunter_roll(s, 0, TWO, TWO, TWO, TWO, TWO)
     assert s.legal_actions() == [REROLL, FACE + TWO]
     assert GangsiHeuristic(seed=0).act(s) == REROLL
     # With two dice left it accepts rather than risk the last ones.
-    s = table(2, pos=[sq(5, 4), sq(0, 10)], ky=sq(0, 5))
+    s = table(2, pos=[sq(5, 9), sq(0, 10)], ky=sq(0, 5))
     s.hand[0] = hand("A1", "P1", "O1", "Y1", "G3")
     s.revealed[0] = hand("A1", "P1", "O1", "Y1")
     s.aside = 3
@@ -185,25 +204,39 @@ def test_hunter_rerolls_a_useless_roll_with_dice_to_spare_and_resets_with_one_di
     s.apply_action(TWO)
     s.apply_action(TWO)
     assert GangsiHeuristic(seed=0).act(s) == FACE + TWO
-    s = table(2, pos=[sq(5, 0), sq(0, 10)], ky=sq(0, 9))
+
+
+def test_hunter_resets_only_when_the_interrupt_can_catch_nobody():
+    # K16, K31: the interrupt is as long as the dice set aside (4 here). Everyone 5+ steps from the
+    # Kyonshi on (0,9): reset. The other piece 4 steps away: keep the dice aside (it could be caught).
+    # A piece on the entrance or the coffin cannot be caught and does not count.
+    s = table(2, pos=[sq(5, 0), sq(10, 10)], ky=sq(0, 9))
     s.aside = 4
     s._start_turn(0)
     assert s.legal_actions() == [KEEP, RESET]
     assert GangsiHeuristic(seed=0).act(s) == RESET
+    s.pos[1] = sq(0, 5)
+    assert MAZE.dist[sq(0, 9)][sq(0, 5)] == 4
+    assert GangsiHeuristic(seed=0).act(s) == KEEP
+    s.pos[1] = MAZE.coffin
+    assert GangsiHeuristic(seed=0).act(s) == RESET
+    s.pos[0] = sq(0, 6)
+    assert GangsiHeuristic(seed=0).act(s) == KEEP
 
 
 def test_hunter_move_distance_counts_moves_not_squares():
     d = hunter_move_distance(MAZE, False)
-    assert d[sq(5, 0)][sq(5, 10)] == 1  # one arrow east along row 5
-    assert d[sq(5, 0)][sq(5, 4)] == 1
-    assert d[MAZE.entrance][sq(9, 5)] == 1
+    assert d[sq(4, 0)][sq(4, 10)] == 1  # one arrow east along row 4, ten squares
+    assert d[sq(5, 0)][sq(5, 4)] == 1  # the arrow stops before the entrance
+    assert d[MAZE.entrance][sq(8, 5)] == 1 and d[MAZE.entrance][sq(10, 5)] == 1  # a 3, the arrow
+    assert d[sq(5, 0)][sq(5, 10)] == 3  # row 5 is cut by the entrance and the coffin
 
 
-# -- scripted positions: the Kyonshi ---------------------------------------------------------------------
+# -- scripted positions on the default map: the Kyonshi -----------------------------------------------
 def test_kyonshi_goes_for_a_revealed_hunter():
-    # hunter_1 just revealed on (5,8): the Kyonshi on (5,5) with 3 steps walks east and catches it.
-    s = table(2, pos=[sq(0, 0), sq(5, 8)], ky=sq(5, 5))
-    s.maybe = [s.maze.full & ~(1 << sq(5, 5)), 1 << sq(5, 8)]
+    # hunter_1 just revealed on (5,8): the Kyonshi on (4,6) with 3 steps walks there and catches it.
+    s = table(2, pos=[sq(0, 0), sq(5, 8)], ky=sq(4, 6))
+    s.maybe = [s.maze.full & ~(1 << sq(4, 6)), 1 << sq(5, 8)]
     kyonshi_move(s, 5)
     assert s.ky_steps == 3
     for _ in range(3):
@@ -215,8 +248,8 @@ def test_kyonshi_goes_for_a_revealed_hunter():
 
 def test_kyonshi_stops_rather_than_leaving_a_likely_spot():
     # Every piece's possibility set is the Kyonshi's own neighbourhood, already searched: stay put.
-    s = table(2, pos=[sq(0, 0), sq(0, 10)], ky=sq(5, 5))
-    s.maybe = [1 << sq(5, 4), 1 << sq(5, 6)]
+    s = table(2, pos=[sq(0, 0), sq(0, 10)], ky=sq(4, 4))
+    s.maybe = [1 << sq(4, 3), 1 << sq(4, 5)]
     kyonshi_move(s, 0)
     assert s.ky_steps == 1
     assert GangsiHeuristic(seed=0).act(s) in (STEP + E, STEP + W)
@@ -267,8 +300,9 @@ def test_heuristic_hunter_beats_random_hunter():
 
 
 def test_heuristic_kyonshi_beats_random_kyonshi():
-    # Against heuristic hunters: the heuristic Kyonshi wins far more often than a random one.
-    seeds = range(30)
+    # Against heuristic hunters: the heuristic Kyonshi wins about 0.4 of the games on the default map
+    # (K7's balance targets), a random one almost never.
+    seeds = range(40)
     heuristic = win_count({"num_hunters": 3}, ["heuristic"] + ["heuristic"] * 3, 0, seeds)
     rand = win_count({"num_hunters": 3}, ["random"] + ["heuristic"] * 3, 0, seeds)
-    assert heuristic >= 25 and rand <= 8, (heuristic, rand)
+    assert heuristic >= 10 and rand <= 2, (heuristic, rand)

@@ -12,7 +12,7 @@ from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs.gangsi.cards import COLOR_MASK
 from boardenvs.gangsi.rules import FACE, KYONSHI, PH_CHOOSE, PH_DIR, PH_KY_MOVE, STEP, GangsiState
 from boardenvs.lost_city import cards as lc_cards
-from boardenvs.lost_city.rules import ABILITY, P_ACTION, STAY, LostCityOptions, LostCityState
+from boardenvs.lost_city.rules import ABILITY, P_ACTION, P_MOVE, STAY, LostCityOptions, LostCityState
 from boardenvs.neighborhood.rules import PLAYER, NeighborhoodOptions, NeighborhoodState
 from boardenvs.sorry import board as sorry_board
 from boardenvs.sorry.board import HOME, START
@@ -169,7 +169,7 @@ def lost_city_position() -> LostCityState:
     state.deck.take(lc_cards.SPECIAL)
     state.held[0] = lc_cards.SPECIAL
     state.round = 5
-    state.phase = 2  # P_MOVE
+    state.phase = P_MOVE
     state.to_move = 0
     state._legal = None
     state.apply_action(STAY)

@@ -10,14 +10,24 @@ import agent_helpers
 import pytest
 
 from boardenvs import make_game
+from boardenvs.core.state import CHANCE
 from boardenvs.neighborhood.cards import KILLER_DECK
-from boardenvs.neighborhood.rules import D_BRANCH, D_PLAYER, D_VICTIM, OPTION_A, OPTION_B, PLAYER
+from boardenvs.neighborhood.rules import (
+    CH_DECK,
+    D_BRANCH,
+    D_PATH,
+    D_PLAYER,
+    D_VICTIM,
+    OPTION_A,
+    OPTION_B,
+    PLAYER,
+)
 from boardenvs_agents.arena.report import agent_stats
 from boardenvs_agents.arena.runner import Arena, Matchup, seatings
 from boardenvs_agents.games.neighborhood import NeighborhoodHeuristic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neighborhood"))
-from neighborhood_helpers import draw_card, move, position  # noqa: E402
+from neighborhood_helpers import cell, draw_card, move, position  # noqa: E402
 
 GAME = "neighborhood_v0"
 
@@ -91,15 +101,62 @@ def test_curfew_on_the_leader():
     assert NeighborhoodHeuristic(seed=0).act(s) == PLAYER + 2
 
 
+def walk_path(s, policy, mover):
+    """Let ``policy`` take every step of the curved path ``mover`` is on; the squares it visits."""
+    squares = [s.pos[mover]]
+    while s.current_player() == mover and s.decision_kind() == D_PATH:
+        s.apply_action(policy.act(s))
+        squares.append(s.pos[mover])
+    return squares
+
+
+def test_shortcut_runs_onto_an_opponent_to_be_the_killer():
+    # Three king-steps to Purple, the leader, on the road; the Killer card favours the Killer (L19).
+    s = draw_card(position(pos={0: (7, 3), 2: (7, 6)}, hp={1: 5, 3: 5}), 2, "Shortcut", me=0)
+    policy = NeighborhoodHeuristic(seed=0)
+    squares = walk_path(s, policy, 0)
+    assert squares[-1] == cell(7, 6) and len(squares) <= 5
+    assert s.current_player() == CHANCE and s.chance_kind() == CH_DECK
+    assert s.stack[-1][2] == KILLER_DECK and s.stack[-1][4:6] == [0, 2]  # K = me, V = Purple
+
+
+def test_shortcut_keeps_away_when_one_more_loss_puts_me_out():
+    # At 1 HP a Killer card can put me out (Self-Defence, Frenzy, Showdown): a quiet square is better.
+    s = draw_card(position(pos={0: (7, 3), 2: (7, 6)}, hp={0: 1, 1: 5, 3: 5}), 2, "Shortcut", me=0)
+    squares = walk_path(s, NeighborhoodHeuristic(seed=0), 0)
+    assert squares[-1] != cell(7, 6) and s.hp[0] == 1
+
+
+def test_path_plan_is_walked_to_its_end_and_is_reproducible():
+    for seed in range(3):
+        runs = []
+        for _ in range(2):
+            s = draw_card(position(pos={0: (7, 1), 3: (10, 4)}, hp={1: 5, 2: 5}), 2, "Shortcut", me=0)
+            runs.append(walk_path(s, NeighborhoodHeuristic(seed=seed), 0))
+        assert runs[0] == runs[1] and runs[0][-1] == cell(10, 4)  # 3 king-steps away (diagonal)
+
+
+def test_eagles_eye_picks_a_reachable_opponent_and_lands_on_it():
+    s = position(pos={0: (7, 3), 1: (2, 2), 2: (7, 5)}, hp={1: 5, 3: 5})
+    draw_card(s, 1, "Eagle's Eye", me=0)
+    policy = NeighborhoodHeuristic(seed=0)
+    while s.current_player() == 0:
+        s.apply_action(policy.act(s))
+    assert s.pos[0] == cell(7, 5) and s.stack[-1][2] == KILLER_DECK  # two squares east onto Purple
+
+
 # -- strength ---------------------------------------------------------------------------------------
-def test_heuristic_beats_random():
-    game = make_game(GAME, num_players=3)
-    matchup = Matchup.of("heuristic vs random", ["heuristic", "random", "random"], 180)
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_heuristic_beats_random(num_players):
+    game = make_game(GAME, num_players=num_players)
+    lineup = ["heuristic"] + ["random"] * (num_players - 1)
+    matchup = Matchup.of("heuristic vs random", lineup, 20 * num_players)
     results = Arena(game, ["heuristic", "random"]).run([matchup])
     heuristic = agent_stats(results, "heuristic")
     rand = agent_stats(results, "random")
-    assert heuristic.games == 180
-    # Wins per seat held: the heuristic holds one seat a game, random two (draws win nothing).
-    # Measured on these seeds: heuristic 53 wins of 180, random 65 (32.5 per seat), a ratio of 1.63.
-    per_random_seat = rand.wins / 2
-    assert heuristic.wins >= 1.2 * per_random_seat, (heuristic.wins, rand.wins)
+    assert heuristic.games == 20 * num_players
+    # Wins per seat held: the heuristic holds one seat a game, random n - 1 (draws win nothing). On the
+    # default game (1.1b) the heuristic wins about 0.6-0.75 of its games against random players
+    # (docs in boardenvs/neighborhood/env.py): demand at least twice a random seat's wins.
+    per_random_seat = rand.wins / (num_players - 1)
+    assert heuristic.wins >= 2 * per_random_seat, (heuristic.wins, rand.wins)

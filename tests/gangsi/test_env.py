@@ -32,11 +32,15 @@ from boardenvs import gangsi_v0
 from boardenvs.core.state import CHANCE
 from boardenvs.gangsi.cards import COLOR_MASK, NUM_TREASURES
 from boardenvs.gangsi.rules import (
+    DIR,
+    FACE,
     KYONSHI,
     NUM_HUNTER_ACTIONS,
     NUM_KYONSHI_ACTIONS,
     PH_CHOOSE,
+    PH_DEAL,
     PH_DIR,
+    PH_ROLL,
     GangsiOptions,
     GangsiState,
     bits,
@@ -229,8 +233,8 @@ def test_observation_layout_of_both_roles():
         sum(1 << t for t in (2, 7, 12, 17, 21)),
     ]
     s.deal = 15
-    s.pos = [60, 30, 115]
-    s.maybe = [(1 << 60) | (1 << 61), 1 << 30, 1 << 115]
+    s.pos = [59, 30, 115]  # (5,4), (2,8), (10,5)
+    s.maybe = [(1 << 59) | (1 << 48), 1 << 30, 1 << 115]
     s.ky = 80
     s.revealed = [1, 0, 0]
     s.acting = 1
@@ -239,7 +243,7 @@ def test_observation_layout_of_both_roles():
     s.aside = 1
     s._legal = None
     h1 = game.observe(s, 2)  # hunter_1 is "me": slot 0 is piece 1, slot 1 piece 2, slot 2 piece 0
-    assert h1[7 * 121 + 30] == 1.0 and h1[8 * 121 + 115] == 1.0 and h1[9 * 121 + 60] == 1.0
+    assert h1[7 * 121 + 30] == 1.0 and h1[8 * 121 + 115] == 1.0 and h1[9 * 121 + 59] == 1.0
     assert h1[6 * 121 + 80] == 1.0
     needed = {c for c in range(121) if h1[5 * 121 + c]}
     assert len(needed) == 5
@@ -253,12 +257,38 @@ def test_observation_layout_of_both_roles():
     assert h1[1787 + 1] == 1.0 and h1[1803 + 1] == 1.0
     k = game.observe(s, KYONSHI)
     assert k[6 * 121 + 80] == 1.0
-    assert {c for c in range(121) if k[7 * 121 + c]} == {60, 61}
+    assert {c for c in range(121) if k[7 * 121 + c]} == {59, 48}
     assert {c for c in range(121) if k[8 * 121 + c]} == {30}
     assert k[1331 + 35 * 1 + 26] == 1.0  # piece 1 acting
     assert k[1331 + 2] == 1.0  # piece 0 revealed A1
     assert k[1331 + 34] == pytest.approx(2 / 121)
     assert k[1472 + PH_CHOOSE] == 1.0 and k[1480 + 1] == 1.0
+
+
+@pytest.mark.parametrize("face", [2, 4], ids=["three", "arrow"])
+def test_k10_steps_left_are_cleared_once_a_straight_line_move_is_made(face):
+    """Hunter index 1799 (steps left in a move in progress / 4) reads the declared number while the
+    direction is to be chosen and 0 once the straight-line move (K10) is made: during the next
+    hunter's choice nothing is in progress (it used to keep reading 0.75 after a 3)."""
+    game = gangsi_v0.GangsiGame(num_hunters=3)
+    s = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while s.phase == PH_DEAL:
+        s.apply_action(s.sample_chance(rng))
+    for _ in range(5):
+        s.apply_action(face)  # hunter_0 rolls five 3s (or five arrows) on the entrance
+    s.apply_action(FACE + face)
+    assert s.phase == PH_DIR
+    in_progress = 0.75 if face == 2 else 0.0  # the arrow has no number of steps
+    assert [game.observe(s, p)[1799] for p in (1, 2, 3)] == [in_progress] * 3
+    s.apply_action(min(a for a in s.legal_actions() if a >= DIR))
+    assert s.phase == PH_ROLL and s.acting == 1
+    for _ in range(5):
+        s.apply_action(0)  # hunter_1 rolls five 1s
+    assert s.phase == PH_CHOOSE and s.acting == 1
+    for p in (1, 2, 3):
+        obs = game.observe(s, p)
+        assert obs[1799] == 0.0 and not obs[1331:1573].any()  # no move in progress: planes 11-12 empty
 
 
 def test_k6_the_map_is_public_to_every_role():
@@ -514,8 +544,10 @@ def test_illegal_action_on_raw_env_raises_naming_it():
 )
 def test_env_rewards_sum_and_eliminated_agents_finish_early(options):
     eliminated_seen = 0
+    # Four hunters play the full 80 rounds so that a random Kyonshi eliminates some piece (K25).
+    rounds = 80 if options.get("num_hunters") == 4 else 30
     for game in range(12):
-        env = gangsi_v0.env(max_rounds=30, **options)
+        env = gangsi_v0.env(max_rounds=rounds, **options)
         env.reset(seed=300 + game)
         rng = np.random.default_rng(game)
         totals = dict.fromkeys(env.possible_agents, 0.0)

@@ -1,14 +1,16 @@
 """Rules-lawyer tests for the Gangsi rules core (``/work/shared/rules/gangsi.md``).
 
 Every test cites the rule id it checks (K2-K26 of the specification; K27-K34 are settled in
-``boardenvs/gangsi/env.py``). Positions are scripted on the specification's map: a fresh
-:class:`GangsiState`, hands dealt by hand, pieces placed, and the dice rolled as explicit chance
-outcomes (0-3 = the numbers 1-4, 4 = the arrow, 5 = the Kyonshi face). Squares are ``sq(row, col)``.
+``boardenvs/gangsi/env.py``). Positions are scripted on the classic map (the first map of gangsi.md
+3.3, ``maze="classic"``, the drawing-format example): the rules do not depend on the map, and that
+map's facts are listed below; the default map's own facts are checked by the K5 and K7 tests. A
+scripted table is a fresh :class:`GangsiState`, hands dealt by hand, pieces placed, and the dice
+rolled as explicit chance outcomes (0-3 = the numbers 1-4, 4 = the arrow, 5 = the Kyonshi face).
+Squares are ``sq(row, col)``.
 
-Map facts used below (read off the map in gangsi.md 3.3): row 5 has no wall between its squares;
-(5,0) opens north, east and south; (5,1) is walled on the north; (5,2) and (5,3) on the south; the
-entrance (10,5) opens only to (9,5) and the coffin (10,6) only to (9,6); (9,5) and (9,6) are walled
-on the north.
+Classic-map facts used below: row 5 has no wall between its squares; (5,0) opens north, east and
+south; (5,1) is walled on the north; (5,2) and (5,3) on the south; the entrance (10,5) opens only to
+(9,5) and the coffin (10,6) only to (9,6); (9,5) and (9,6) are walled on the north.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 from boardenvs.core.options import OptionError
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
 from boardenvs.gangsi import board
-from boardenvs.gangsi.board import MAP, get_maze, parse_maze
+from boardenvs.gangsi.board import CLASSIC_MAP, CRYPT_MAP, DEFAULT_MAZE, MAPS, get_maze, parse_maze
 from boardenvs.gangsi.cards import (
     CARD_COLOR,
     COLOR_COUNTS,
@@ -54,7 +56,8 @@ from boardenvs.gangsi.rules import (
 
 N, E, S, W = range(4)
 ONE, TWO, THREE, FOUR, ARROW, KY = range(6)
-MAZE = get_maze()
+#: The map of the scripted positions.
+MAZE = get_maze("classic")
 EN, CF = MAZE.entrance, MAZE.coffin
 
 
@@ -75,7 +78,9 @@ HANDS = [hand(f"A{j + 1}", f"P{j + 1}", f"O{j + 1}", f"Y{j + 1}", f"G{j + 1}") f
 
 
 def table(n: int = 2, pos=None, ky: int | None = None, hands=None, aside: int = 0, **options) -> GangsiState:
-    """Cards dealt, pieces on ``pos`` (default: the entrance), the Kyonshi on ``ky`` (default: coffin)."""
+    """Cards dealt, pieces on ``pos`` (default: the entrance), the Kyonshi on ``ky`` (default: coffin),
+    on the classic map unless ``maze`` is given."""
+    options.setdefault("maze", "classic")
     s = GangsiState(GangsiOptions(num_hunters=n, **options))
     s.hand = list(hands or HANDS[:n])
     s.deal = 5 * n
@@ -184,24 +189,79 @@ def test_k4_each_hunter_is_dealt_one_card_of_every_colour(n):
     assert s.phase == PH_ROLL and s.acting == 0
 
 
-def test_k5_each_treasure_once_on_the_board_in_its_colour_area():
-    assert len(set(MAZE.treasure_cell)) == 23
-    for x, cell in enumerate(MAZE.treasure_cell):
-        r, c = divmod(cell, 11)
+@pytest.mark.parametrize("name", sorted(MAPS))
+def test_k5_each_treasure_once_on_the_board_in_its_colour_area(name):
+    maze = get_maze(name)
+    middle = maze.rows // 2
+    assert len(set(maze.treasure_cell)) == 23
+    for x, cell in enumerate(maze.treasure_cell):
+        r, c = divmod(cell, maze.cols)
         colour = CARD_COLOR[x]
         area = {
-            0: r <= 4 and c <= 4,
-            1: r <= 4 and c >= 6,
-            2: r >= 6 and c <= 4,
-            3: r >= 6 and c >= 6,
-            4: r == 5 or c == 5,
+            0: r < middle and c < middle,
+            1: r < middle and c > middle,
+            2: r > middle and c < middle,
+            3: r > middle and c > middle,
+            4: r == middle or c == middle,
         }[colour]
-        assert area, (TREASURE_CODES[x], r, c)
+        assert area, (name, TREASURE_CODES[x], r, c)
     assert MAZE.treasure_cell[t("A1")] == sq(0, 3) and MAZE.treasure_cell[t("G4")] == sq(5, 8)
+    assert get_maze().treasure_cell[t("A1")] == sq(0, 2) and get_maze().treasure_cell[t("G4")] == sq(8, 5)
 
 
 # -- K7: the maze --------------------------------------------------------------------------------------------
-def test_k7_map_facts_of_the_specification():
+def open_neighbours(maze, cell: int) -> list[int]:
+    return [n for n in maze.nbr[cell] if n >= 0 and maze.enterable[n]]
+
+
+def reachable(maze, start: int, blocked: int = -1) -> set[int]:
+    """Squares a piece can reach from ``start`` when ``blocked`` is held (entrance and coffin closed)."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in open_neighbours(maze, todo.pop()):
+            if nxt != blocked and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_k7_the_default_map_is_a_maze_with_open_doors():
+    """K7 (revised): the default map meets the map targets of gangsi.md (the balance targets are
+    measured by ``scripts/balance.py``; the figures are in the env docstring)."""
+    assert DEFAULT_MAZE == "crypt" and GangsiOptions().maze == "crypt"
+    maze = get_maze()
+    assert maze is get_maze("crypt") and maze.lines == CRYPT_MAP
+    assert GangsiState(GangsiOptions()).maze is maze
+    assert maze.rows == maze.cols and maze.rows % 2 == 1 and 11 <= maze.rows <= 15
+    assert maze.walls == 49 >= 40
+    en, cf = maze.entrance, maze.coffin
+    assert (en, cf) == (sq(5, 5), sq(5, 6))
+    # Side by side, a wall between them; each opens onto three squares.
+    assert cf == en + 1 and maze.nbr[en][E] == -1 and maze.nbr[cf][W] == -1
+    assert open_neighbours(maze, en) == [sq(4, 5), sq(6, 5), sq(5, 4)]
+    assert open_neighbours(maze, cf) == [sq(4, 6), sq(5, 7), sq(6, 6)]
+    # Every square is reachable, and no single square held by a piece cuts the entrance or the coffin
+    # off from any part of the maze (no choke point, next to the doors or anywhere else).
+    squares = {c for c in range(maze.size) if maze.enterable[c]}
+    for door in (en, cf):
+        assert reachable(maze, door) - {door} == squares
+        for held in squares:
+            assert reachable(maze, door, blocked=held) - {door} == squares - {held}, (door, held)
+    # At least two loops through each quadrant: open edges inside it beyond a spanning tree.
+    for r0, c0 in ((0, 0), (0, 6), (6, 0), (6, 6)):
+        cells = {(r, c) for r in range(r0, r0 + 5) for c in range(c0, c0 + 5)}
+        edges = sum(
+            1
+            for r, c in cells
+            for d, (dr, dc) in ((E, (0, 1)), (S, (1, 0)))
+            if (r + dr, c + dc) in cells and maze.nbr[sq(r, c)][d] >= 0
+        )
+        assert edges - len(cells) + 1 >= 2, (r0, c0)
+
+
+def test_k7_the_classic_map_facts():
+    """The first map of gangsi.md 3.3, kept as ``maze="classic"``: one square out of each door."""
+    assert MAZE.lines == CLASSIC_MAP == MAPS["classic"]
     assert (MAZE.rows, MAZE.cols) == (11, 11)
     assert MAZE.walls == 67
     assert (EN, CF) == (sq(10, 5), sq(10, 6))
@@ -216,17 +276,21 @@ def test_k7_map_facts_of_the_specification():
     assert edges > 120
 
 
-def test_k7_maze_option_parses_another_map_and_rejects_bad_ones():
-    rows, cols, walls, labels = parse_maze(MAP)
+def test_k7_maze_option_takes_a_name_or_a_drawing_and_rejects_bad_ones():
+    assert GangsiState(GangsiOptions(maze="classic")).maze.entrance == EN
+    assert GangsiState(GangsiOptions(maze=CLASSIC_MAP)).maze.entrance == EN
+    rows, cols, walls, labels = parse_maze(CLASSIC_MAP)
     assert (rows, cols, labels["EN"], labels["CF"]) == (11, 11, EN, CF)
-    moved = list(MAP)
+    moved = list(CLASSIC_MAP)
     moved[1] = moved[1].replace("| A1 ", "| .  ").replace(" 0 |  .   .   .", " 0 | A1   .   .")
     s = GangsiState(GangsiOptions(maze=tuple(moved)))
     assert s.maze.treasure_cell[t("A1")] == sq(0, 0)
-    broken = list(MAP)
+    broken = list(CLASSIC_MAP)
     broken[1] = broken[1].replace("A1", " .")
     with pytest.raises(OptionError, match="A1"):
         GangsiOptions(maze=tuple(broken))
+    with pytest.raises(OptionError, match="unknown map name 'labyrinth'.*classic.*crypt"):
+        GangsiOptions(maze="labyrinth")
     with pytest.raises(board.MazeError):
         parse_maze(["nonsense"])
 
@@ -544,6 +608,43 @@ def test_k20_kyonshi_win_pays_every_hunter_minus_one():
     assert s.tokens == 4 == TOKENS_TO_WIN[2]
     assert s.winner == KYONSHI and s.is_terminal()
     assert s.returns() == [1.0, -1.0, -1.0]
+
+
+@pytest.mark.parametrize("rewards", ["others_minus_one", "others_zero"])
+def test_k20_rewards_follow_the_revised_text(rewards):
+    """K20 (revised): the winner +1, every other agent -1 (``others_zero``: the other hunters 0, the
+    Kyonshi -1); a Kyonshi win pays the Kyonshi +1 and all hunters -1. An eliminated piece (K25) is
+    one of the other hunters; the one-controller game (K21) pays its single hunter agent."""
+    others = -1.0 if rewards == "others_minus_one" else 0.0
+    # A hunter's fifth reveal, with piece 0 already eliminated.
+    s = table(4, pos=[-1, sq(5, 4), sq(0, 0), sq(0, 10)], ky=sq(9, 9), hunter_win_rewards=rewards)
+    s.tokens = 3
+    s.hand[1] = hand("A2", "P2", "O2", "Y2", "G3")
+    s.revealed[1] = hand("A2", "P2", "O2", "Y2")
+    hunter_turn(s, 1)
+    roll(s, ONE, KY, KY, KY, KY)
+    play(s, FACE + ONE, DIR + E)  # (5,5) is the gourd, G3
+    assert s.winner == 2 and s.returns() == [-1.0, others, 1.0, others, others]
+    # The Kyonshi's seventh token: every hunter -1, whatever the option.
+    s = table(4, pos=[-1, sq(5, 4), sq(0, 0), sq(0, 10)], ky=sq(5, 3), hunter_win_rewards=rewards)
+    s.tokens = 6
+    s.lives = [0, 3, 3, 3]
+    kyonshi_turn(s, 0)
+    play(s, STEP + E)
+    assert s.winner == KYONSHI and s.returns() == [1.0, -1.0, -1.0, -1.0, -1.0]
+    # One controller, two pieces: the agent wins with either piece and loses with both.
+    s = table(2, pos=[sq(0, 0), sq(5, 4)], ky=sq(9, 9), num_players=2, hunter_win_rewards=rewards)
+    s.hand[1] = hand("A2", "P2", "O2", "Y2", "G3")
+    s.revealed[1] = hand("A2", "P2", "O2", "Y2")
+    hunter_turn(s, 1)
+    roll(s, ONE, KY, KY, KY, KY)
+    play(s, FACE + ONE, DIR + E)
+    assert s.winner == 1 and s.returns() == [-1.0, 1.0]
+    s = table(2, pos=[sq(0, 0), sq(5, 4)], ky=sq(5, 3), num_players=2, hunter_win_rewards=rewards)
+    s.tokens = 3
+    kyonshi_turn(s, 0)
+    play(s, STEP + E)
+    assert s.winner == KYONSHI and s.returns() == [1.0, -1.0]
 
 
 # -- K21: player counts and the one-controller game ----------------------------------------------------------

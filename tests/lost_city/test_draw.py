@@ -18,6 +18,7 @@ from boardenvs.core.state import CHANCE
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.draw import (
+    EXAMPLE_OPTIONS,
     EXAMPLE_PLAYERS,
     EXAMPLE_SEED,
     EXAMPLE_STEPS,
@@ -27,7 +28,7 @@ from boardenvs.lost_city.draw import (
     turn_lines,
 )
 from boardenvs.lost_city.env import LostCityGame
-from boardenvs.lost_city.rules import P_HIT, P_MOVE, P_OVER, P_POSTROLL
+from boardenvs.lost_city.rules import P_HIT, P_MOVE, P_OVER, P_POSTROLL, PICK
 
 DOCS_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "images" / "lost_city.png"
 SMALL = {
@@ -58,7 +59,7 @@ def edited(game: LostCityGame, state, **changes):
 
 @pytest.fixture(scope="module")
 def example():
-    game = LostCityGame(num_players=EXAMPLE_PLAYERS)
+    game = LostCityGame(**EXAMPLE_OPTIONS)
     return game, example_state(game, EXAMPLE_SEED, EXAMPLE_STEPS)
 
 
@@ -194,7 +195,7 @@ def test_view_ignores_what_the_player_may_not_know(example):
     # the env's generator (the dice and draws to come) is not part of the picture either
     envs = []
     for seed in (1, 2):
-        env = lost_city_v0.raw_env(num_players=EXAMPLE_PLAYERS, render_mode="rgb_array")
+        env = lost_city_v0.raw_env(**EXAMPLE_OPTIONS, render_mode="rgb_array")
         env.reset(seed=seed)
         snap = env.state_dict()
         snap["state"] = state.to_dict()
@@ -259,6 +260,20 @@ def test_header_names_the_seducer_as_the_decider(example):
     assert turn_lines(state)[1].startswith("Hit! 60 damage rolled")
 
 
+def test_t2_the_draft_shows_who_picks_and_what_is_free():
+    game = LostCityGame(num_players=3)
+    state = game.new_initial_state()
+    state.apply_action(1)  # T30: player_1 goes first, so picks first
+    assert turn_lines(state) == (
+        "player_1 to pick a character (T2)",
+        "Still free: Rob, Aaron, Safina, Jack, Jamie, Josh, Chris",
+    )
+    before = game.render_image(state)
+    state.apply_action(PICK + ch.JOSH)
+    assert turn_lines(state)[1] == "Still free: Rob, Aaron, Safina, Jack, Jamie, Chris"
+    assert not np.array_equal(before, game.render_image(state))  # Josh's portrait in the panel
+
+
 def test_header_at_the_end():
     game = LostCityGame()
     state = example_state(game, 3, 5000)
@@ -275,7 +290,7 @@ def test_docs_picture_is_made_by_save_example(tmp_path):
     from PIL import Image
 
     path = tmp_path / "lost_city.png"
-    save_example(LostCityGame(num_players=EXAMPLE_PLAYERS), str(path))
+    save_example(LostCityGame(**EXAMPLE_OPTIONS), str(path))
     with Image.open(path) as made:
         assert made.size == image_size(LostCityGame(num_players=EXAMPLE_PLAYERS))
         made_pixels = np.asarray(made.convert("RGB"))

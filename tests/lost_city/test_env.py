@@ -36,13 +36,15 @@ from boardenvs.lost_city.rules import (
     END,
     NUM_ACTIONS,
     P_MOVE,
+    P_PICK,
+    PICK,
     STAY,
     LostCityOptions,
     LostCityState,
 )
 
 COUNTS = [2, 4, 7]
-OBS_SIZE = 1400
+OBS_SIZE = 1415
 SEATS = 8 * 144
 GLOB = SEATS + 7 * SEAT_FEATURES
 
@@ -65,9 +67,9 @@ def fixed_rule(mask: np.ndarray, step: int) -> int:
 def rotate_dict(data: dict, n: int) -> dict:
     """The same position with every seat's character moved to the next seat (seat references too)."""
     out = json.loads(json.dumps(data))
-    for key in ("char", "hp", "pos", "held", "burn", "skip", "ctrl_turns", "shield_turns"):
+    for key in ("char", "hp", "pos", "held", "burn", "skip", "ctrl_turns", "shield_turns", "dealt"):
         out[key] = [data[key][(p - 1) % n] for p in range(n)]
-    for key in ("ctrl", "shield_by"):
+    for key in ("ctrl", "shield_by", "burn_by"):
         out[key] = [(data[key][(p - 1) % n] + 1) % n if data[key][(p - 1) % n] >= 0 else -1 for p in range(n)]
     for key in ("to_move", "first"):
         out[key] = (data[key] + 1) % n
@@ -239,7 +241,7 @@ def test_observation_layout_of_a_constructed_position():
     assert rob[aaron + 21] == 1 and rob[aaron + 22] == 1  # seduced, by me
     assert rob[aaron + 24] == 1 and rob[aaron + 25] == 1  # shielded from me
     assert rob[aaron + 27] == 1 and rob[me + 28] == 1  # Aaron acts; I went first
-    assert rob[GLOB + 0] == 1 and rob[GLOB + 4] == 1  # move step, acting for another seat
+    assert rob[GLOB + 0] == 1 and rob[GLOB + 4] == 1  # move step, acting for another seat (T20)
     assert rob[GLOB + 5] == pytest.approx(2 / 150)
     assert rob[GLOB + 29 + SPECIAL] == pytest.approx(7 / 8)  # draw pile of Specials
     assert rob[GLOB + 37 + SPECIAL] == pytest.approx(1 / 8)  # the spent card
@@ -247,7 +249,11 @@ def test_observation_layout_of_a_constructed_position():
     jack_view = game.observe(s, 2)
     assert jack_view[SEATS + 2 + ch.JACK] == 1  # Jack is relative seat 0 in his own view
     assert jack_view[SEATS + SEAT_FEATURES * 2 + 27] == 1  # Aaron (seat 1) is two seats on
-    assert jack_view[SEATS + SEAT_FEATURES * 2 + 22] == 0 and jack_view[GLOB + 4] == 1
+    assert jack_view[SEATS + SEAT_FEATURES * 2 + 22] == 0
+    # T20: only the deciding seat (Rob) is acting for another seat's character; Jack and Aaron are not.
+    assert jack_view[GLOB + 4] == 0 and game.observe(s, 1)[GLOB + 4] == 0
+    assert rob[GLOB + 45 + ch.SAFINA] == 1 and rob[GLOB + 45 + ch.ROB] == 0  # characters not in play
+    assert rob[GLOB + 52] == 0 and not rob[me + 29]  # not the draft; no damage dealt yet
     assert observation_size(12) == OBS_SIZE
 
 
@@ -271,6 +277,74 @@ def test_rules_and_observations_commute_with_seat_rotation(n):
                 assert turned_after.to_dict() == rotate_dict(after.to_dict(), n)
         decisions += 1
     assert decisions > 40
+
+
+def test_t20_acting_for_another_seat_bit_is_set_for_the_deciding_seat_only():
+    names = ["Rob", "Aaron", "Jack", "Josh"]
+    env = lost_city_v0.raw_env(num_players=4, characters=names, first_player="seat0")
+    env.reset(seed=0)
+    snap = env.state_dict()
+    data = snap["state"]
+    data["pos"] = [121, 122, 11, 0]
+    data["round"] = 2
+    data["held"][0] = SPECIAL
+    data["deck"]["unseen"][SPECIAL] -= 1
+    env.load_state_dict(snap)
+    for agent in env.possible_agents:
+        assert env.observe(agent)["observation"][GLOB + 4] == 0  # nobody is seduced yet
+    env.step(STAY)
+    env.step(31)  # Seduction on Aaron: Rob decides Aaron's turn
+    assert env.agent_selection == "player_0" and env.game_state.to_move == 1
+    bits = {agent: env.observe(agent)["observation"][GLOB + 4] for agent in env.possible_agents}
+    assert bits == {"player_0": 1.0, "player_1": 0.0, "player_2": 0.0, "player_3": 0.0}
+    env.step(STAY)
+    assert env.game_state.to_move == 2  # Jack decides for himself: no bit anywhere
+    assert not any(env.observe(agent)["observation"][GLOB + 4] for agent in env.possible_agents)
+
+
+# -- T2: the draft through the env ---------------------------------------------------------------------
+def test_t2_draft_actions_masks_and_observations():
+    env = lost_city_v0.raw_env(num_players=3)
+    env.reset(seed=2)
+    state = env.game_state
+    first = state.first
+    assert state.phase == P_PICK and env.agent_selection == f"player_{first}"
+    picks = [ch.CHRIS, ch.JACK, ch.SAFINA]
+    for i, k in enumerate(picks):
+        seat = (first + i) % 3
+        picker = f"player_{seat}"
+        assert env.agent_selection == picker
+        mask = env.observe(picker)["action_mask"]
+        assert list(np.flatnonzero(mask)) == [PICK + c for c in range(7) if c not in picks[:i]]
+        for p in range(3):
+            view = env.observe(f"player_{p}")
+            obs = view["observation"]
+            if p != seat:
+                assert not view["action_mask"].any()
+            assert obs[GLOB + 52] == 1  # the draft
+            assert [obs[GLOB + 45 + c] for c in range(7)] == [float(c not in picks[:i]) for c in range(7)]
+            me = (seat - p) % 3  # the picker, as p sees it
+            assert obs[SEATS + SEAT_FEATURES * me + 27] == 1  # flagged as the seat to act
+            assert obs[SEATS + SEAT_FEATURES * ((first - p) % 3) + 28] == 1  # the first player
+            for j, taken in enumerate(picks[:i]):  # picks are public
+                r = ((first + j) % 3 - p) % 3
+                assert obs[SEATS + SEAT_FEATURES * r + 2 + taken] == 1
+        env.step(PICK + k)
+    state = env.game_state
+    assert state.phase == P_MOVE and state.round == 1 and env.agent_selection == f"player_{first}"
+    assert [state.char[(first + i) % 3] for i in range(3)] == picks
+    obs = env.observe("player_0")["observation"]
+    assert obs[GLOB + 52] == 0
+    assert [obs[GLOB + 45 + c] for c in range(7)] == [float(c not in picks) for c in range(7)]
+
+
+def test_t2_random_and_fixed_characters_still_work_through_the_env():
+    env = lost_city_v0.raw_env(num_players=3, characters="random")
+    env.reset(seed=5)
+    assert env.game_state.phase == P_MOVE and -1 not in env.game_state.char  # chance did it all
+    env = lost_city_v0.raw_env(num_players=2, characters=["Josh", "Rob"])
+    env.reset(seed=5)
+    assert env.game_state.char == [ch.JOSH, ch.ROB] and env.game_state.phase == P_MOVE
 
 
 # -- eliminations and rewards through the AEC env -----------------------------------------------------
@@ -381,7 +455,10 @@ def test_ansi_render(n):
         state = env.unwrapped.game_state
         assert isinstance(text, str) and text.count("\n") >= 12 + n
         for p in range(n):
-            assert f"player_{p}: {ch.NAMES[state.char[p]]}" in text
+            if state.char[p] >= 0:
+                assert f"player_{p}: {ch.NAMES[state.char[p]]}" in text
+            else:  # T2: still to pick
+                assert f"player_{p}: (no character yet)" in text and "draft" in text
         assert "#" in text and state.current_player() not in (CHANCE, TERMINAL)
         env.step(fixed_rule(env.observe(env.agent_selection)["action_mask"], step))
 
@@ -391,5 +468,8 @@ def test_initial_state_round_one_move_step():
     rng = np.random.default_rng(0)
     while state.current_player() == CHANCE:
         state.apply_action(state.sample_chance(rng))
+    assert state.phase == P_PICK  # T2: the draft comes first
+    while state.phase == P_PICK:
+        state.apply_action(state.legal_actions()[-1])
     assert state.phase == P_MOVE and state.round == 1 and STAY in state.legal_actions()
     assert sum(state.deck.unseen) == sum(CARD_COUNTS)

@@ -18,7 +18,10 @@ from boardenvs.lost_city.rules import (
     COPY,
     MOVE,
     NUM_ACTIONS,
+    P_DRAW,
     P_OVER,
+    P_PICK,
+    PICK,
     PLAY_HEALTH,
     LostCityOptions,
     LostCityState,
@@ -42,9 +45,11 @@ def check_position(s: LostCityState) -> None:
             assert cards.GOOD[kind]  # T13: bad cards are never held
             total[kind] += 1
     assert total == counts
-    if len(s.char) < n:
+    seated = [k for k in s.char if k >= 0]
+    assert len(set(seated)) == len(seated)  # T2: distinct characters
+    if len(seated) < n:
+        assert s.phase != P_OVER and s.round == 1 and s.dealt == [0] * n
         return
-    assert sorted(set(s.char)) == sorted(s.char)
     living = []
     for p in range(n):
         cap = ch.MAX_HP[s.char[p]]
@@ -87,6 +92,12 @@ def play_checked_game(options: LostCityOptions, seed: int) -> LostCityState:
             s.apply_action(outcome)
             check_position(s)
             continue
+        if s.phase == P_PICK:  # T2: the seat to pick takes any character still free
+            assert player == s.to_move and s.char[player] == -1 and s.returns() == [0.0] * n
+            assert s.legal_actions() == [PICK + k for k in range(7) if k not in s.char]
+            s.apply_action(s.legal_actions()[int(rng.integers(len(s.legal_actions())))])
+            check_position(s)
+            continue
         assert s.returns() == [-1.0 if s.hp[p] == 0 else 0.0 for p in range(n)]
         assert all(s.is_out(p) == (s.hp[p] == 0) for p in range(n))
         a = s.to_move
@@ -118,8 +129,8 @@ def play_checked_game(options: LostCityOptions, seed: int) -> LostCityState:
         assert s.outcome == alive and returns == [1.0 if p == alive[0] else -1.0 for p in range(n)]
     else:
         assert len(alive) >= 2 and s.round == options.max_rounds + 1
-        best = max(s.hp)
-        assert s.outcome == [p for p in range(n) if s.hp[p] == best]
+        best = max(s.cap_standing(p) for p in alive)  # T28: the designed tie-break
+        assert s.outcome == [p for p in alive if s.cap_standing(p) == best]
         if len(s.outcome) == 1:
             assert sorted(returns) == [-1.0] * (n - 1) + [1.0]
         else:
@@ -155,6 +166,8 @@ def test_random_games_keep_every_invariant(n):
         {"num_players": 7, "black_faces": 0, "max_rounds": 30},
         {"num_players": 5, "card_counts": (0, 0, 0, 0, 0, 0, 0, 3), "black_faces": 6, "max_rounds": 60},
         {"num_players": 2, "board_size": 6, "ruins": ((2, 2),), "spawns": ((0, 0), (5, 5))},
+        {"num_players": 3, "characters": "random", "cap_tiebreak": "hp", "max_rounds": 20},
+        {"num_players": 6, "first_player": "seat0", "cap_tiebreak": "hp_share", "max_rounds": 20},
     ],
 )
 def test_random_games_with_other_options(options):
@@ -172,7 +185,7 @@ def test_every_card_ability_and_status_shows_up_in_random_play():
         s = LostCityState(opts)
         while not s.is_terminal():
             if s.is_chance_node():
-                if s.phase == 9:  # the card draw
+                if s.phase == P_DRAW:
                     before = s.deck.unseen[:]
                     s.apply_action(s.sample_chance(rng))
                     drawn.add(next(k for k in range(8) if s.deck.unseen[k] != before[k]))

@@ -43,9 +43,11 @@ from boardenvs.lost_city.rules import (
     P_HIT,
     P_MOVE,
     P_OVER,
+    P_PICK,
     P_POSTROLL,
     PAIR,
     PAIR_INDEX,
+    PICK,
     PLAY_DAMAGE,
     PLAY_HEALTH,
     STAY,
@@ -56,7 +58,7 @@ from boardenvs.lost_city.rules import (
 ALL = ("Rob", "Aaron", "Safina", "Jack", "Jamie", "Josh", "Chris")
 #: Far-apart squares for extra players that must stay out of every range.
 FAR = ((4, 10), (5, 10), (6, 10), (7, 10), (5, 11), (6, 11))
-BLACK, WHITE = 0, 5  # colour die faces with the default black_faces=1
+BLACK, WHITE = 0, 5  # colour die faces with the default black_faces=2 (faces 0 and 1 are black)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -172,7 +174,7 @@ def test_t1_board_size_and_ruins_are_options():
     assert mv(2, 2) not in legal  # (3,3) only through the ruin (2,2)
     assert len(legal) == 13
     game = LostCityGame(board_size=6, ruins=((0, 0),), spawns=((5, 5), (0, 5)), num_players=2)
-    assert game.observation_shape(0) == (8 * 36 + 248,)
+    assert game.observation_shape(0) == (8 * 36 + 263,)
 
 
 @pytest.mark.parametrize("n", [2, 7])
@@ -194,18 +196,79 @@ def test_t3_custom_spawns_option():
 
 
 @pytest.mark.parametrize("n", [2, 7])
-def test_t31_characters_drawn_by_chance_without_replacement(n):
-    s = LostCityState(LostCityOptions(num_players=n))
+def test_t2_t31_random_characters_drawn_by_chance_without_replacement(n):
+    s = LostCityState(LostCityOptions(num_players=n, characters="random"))
     assert s.current_player() == CHANCE and s.phase == P_CHARS
     assert s.chance_outcomes() == [(k, 1 / 7) for k in range(7)]
     s.apply_action(3)
-    assert s.char == [3] and s.hp[0] == 200
+    assert s.char == [3] + [-1] * (n - 1) and s.hp[0] == 200
     assert [k for k, _ in s.chance_outcomes()] == [0, 1, 2, 4, 5, 6]
     with pytest.raises(IllegalActionError):
         s.apply_action(3)  # taken
     for k in (0, 1, 2, 4, 5, 6)[: n - 1]:
         s.apply_action(k)
-    assert len(s.char) == n and s.phase == P_FIRST
+    assert s.char == [3, 0, 1, 2, 4, 5, 6][:n] and s.seated() == n
+    assert s.phase == P_FIRST  # the characters come first, then the initiative roll (T30)
+
+
+# -- T2: the draft -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 4, 7])
+def test_t2_draft_by_default_in_turn_order_from_the_first_player(n):
+    s = LostCityState(LostCityOptions(num_players=n))
+    assert s.options.characters == "pick"
+    # The initiative roll comes first (T30): the draft follows the turn order.
+    assert s.phase == P_FIRST and s.current_player() == CHANCE
+    first = n - 1
+    s.apply_action(first)
+    taken = []
+    for i in range(n):
+        seat = (first + i) % n
+        assert s.phase == P_PICK and s.current_player() == seat and s.chance_outcomes() == []
+        assert s.legal_actions() == [PICK + k for k in range(7) if k not in taken]
+        assert not any(s.is_out(p) for p in range(n)) and s.returns() == [0.0] * n
+        k = 6 - i  # Chris first, then Josh, ...
+        assert s.action_to_string(PICK + k) == f"player_{seat} picks {ch.NAMES[k]}"
+        s.apply_action(PICK + k)
+        taken.append(k)
+        assert s.char[seat] == k and s.hp[seat] == ch.MAX_HP[k]  # public at once
+        assert s.characters_left() == [c for c in range(7) if c not in taken]
+    # Round 1 starts with the first player, every seat on its spawn (T3, T31).
+    assert s.phase == P_MOVE and s.round == 1 and s.to_move == first and s.first == first
+    assert sorted(s.char) == list(range(7 - n, 7))
+    assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[:n])
+
+
+def test_t2_draft_with_seat0_starts_at_once_and_a_taken_character_is_illegal():
+    s = LostCityState(LostCityOptions(num_players=3, first_player="seat0"))
+    assert s.phase == P_PICK and s.current_player() == 0
+    play(s, PICK + ch.SAFINA)
+    assert s.current_player() == 1
+    with pytest.raises(IllegalActionError, match="draft"):
+        s.apply_action(PICK + ch.SAFINA)
+    for bad in (STAY, END, ATTACK, PICK - 1, PICK + 7):
+        assert bad not in s.legal_actions()
+        with pytest.raises(IllegalActionError):
+            s.clone().apply_action(bad)
+    play(s, PICK + ch.JACK, PICK + ch.ROB)
+    assert s.char == [ch.SAFINA, ch.JACK, ch.ROB]
+    assert s.phase == P_MOVE and s.to_move == 0 and s.round == 1
+
+
+def test_t2_draft_round_trips_and_renders():
+    s = LostCityState(LostCityOptions(num_players=3))
+    s.apply_action(1)
+    play(s, PICK + ch.AARON)
+    copy = LostCityState.from_dict(s.to_dict())
+    assert copy == s and copy.legal_actions() == s.legal_actions() and copy.current_player() == 2
+    text = s.render_text()
+    assert "player_1: Aaron" in text and "player_0: (no character yet)" in text
+    assert "draft, player_2 to pick" in text and "Aaron" not in text.splitlines()[-1]
+
+
+@pytest.mark.parametrize("value", ["draft", "Rob", None, ("Rob", 3)])
+def test_t2_bad_characters_option_names_the_choices(value):
+    with pytest.raises(OptionError, match="characters"):
+        LostCityGame(num_players=2, characters=value)
 
 
 # -- T2: player counts and option checks -------------------------------------------------------------
@@ -377,6 +440,16 @@ def test_t9_black_faces_of_the_colour_die_draw_a_card(black_faces):
         else:
             assert s.held[0] == -1
         assert s.hp[1] == 180 and s.to_move == 1
+
+
+def test_t9_two_black_faces_by_default():
+    assert LostCityOptions().black_faces == 2
+    drawn = []
+    for face in range(6):
+        s = position(["Aaron", "Jack"], [(10, 1), (10, 2)])
+        play(s, STAY, atk(s, 1), 1, 2, face)
+        drawn.append(s.phase == P_DRAW)
+    assert drawn == [True, True, False, False, False, False]  # P(card) = 1/3 per hit
 
 
 def test_t10_colour_die_only_after_a_hit():
@@ -753,8 +826,8 @@ def test_t26_simultaneous_last_deaths_are_a_draw():
     # the case is reached by resolving a scripted double loss directly.
     s = position(["Josh", "Rob", "Aaron"], [(10, 1), (10, 2), (9, 1)], hp={1: 20, 2: 20})
     s.hp[0] = 0
-    s._hurt(1, 25)
-    s._hurt(2, 25)
+    s._hurt(1, 25, -1)
+    s._hurt(2, 25, -1)
     s._check_over([1, 2])
     assert s.phase == P_OVER and s.outcome == [1, 2]
     assert s.returns() == [-1.0, 0.0, 0.0]
@@ -788,8 +861,16 @@ def test_t36_no_card_anywhere_draws_nothing():
 
 # -- T28, T39: round cap -------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [2, 7])
-def test_t28_round_cap_highest_hp_wins(n):
-    s = position(["Aaron", "Jack"], [(10, 1), (0, 11)], rnd=3, max_rounds=3, hp={0: 100}, extra=n - 2)
+def test_t28_round_cap_hp_tiebreak_highest_hp_wins(n):
+    s = position(
+        ["Aaron", "Jack"],
+        [(10, 1), (0, 11)],
+        rnd=3,
+        max_rounds=3,
+        hp={0: 100},
+        extra=n - 2,
+        cap_tiebreak="hp",
+    )
     for _ in range(n):
         play(s, STAY)
         if s.phase == P_ACTION:
@@ -806,6 +887,72 @@ def test_t28_tie_at_the_cap_is_a_draw():
     for _ in range(3):
         play(s, STAY)
     assert s.outcome == [0, 1] and s.returns() == [0.0, 0.0, -1.0]
+
+
+def cap_position(dealt, hp, **options) -> LostCityState:
+    """Rob, Aaron and Jack in the last round with ``dealt`` damage and ``hp``; everyone then stays put."""
+    s = position(["Rob", "Aaron", "Jack"], [(10, 1), (0, 11), (11, 11)], rnd=150, hp=hp, **options)
+    s.dealt = list(dealt)
+    for _ in range(3):
+        play(s, STAY)
+    assert s.phase == P_OVER and s.round == 151
+    return s
+
+
+def test_t28_most_damage_dealt_wins_at_the_cap_by_default():
+    # Aaron has the least HP but has dealt the most damage: the designed tie-break rewards fighting.
+    s = cap_position([30, 80, 0], {1: 100})
+    assert s.options.cap_tiebreak == "damage"
+    assert s.outcome == [1] and s.returns() == [-1.0, 1.0, -1.0]
+    # The same position under the other tie-breaks: the highest HP; the highest share of starting HP.
+    assert cap_position([30, 80, 0], {1: 100}, cap_tiebreak="hp").outcome == [0]
+    assert cap_position([30, 80, 0], {1: 100}, cap_tiebreak="hp_share").outcome == [0, 2]  # 250/250, 200/200
+
+
+def test_t28_equal_damage_falls_back_to_the_share_of_starting_hp():
+    s = cap_position([40, 40, 10], {0: 200, 1: 250})
+    assert s.outcome == [1]  # 250/250 beats 200/250
+    s = cap_position([40, 40, 10], {0: 200, 1: 200})
+    assert s.outcome == [0, 1] and s.returns() == [0.0, 0.0, -1.0]
+
+
+def test_t28_a_character_out_of_the_game_cannot_win_at_the_cap():
+    s = position(["Rob", "Aaron", "Jack"], [(10, 1), (0, 11), (11, 11)], rnd=150)
+    s.dealt = [0, 0, 500]
+    s.hp[2] = 0
+    s.pos[2] = -1
+    play(s, STAY, STAY)
+    assert s.outcome == [0, 1]
+
+
+def test_t28_damage_dealt_is_the_hp_taken_by_each_seats_decisions():
+    # A basic attack (T19: Critical and the card bonus included); no more than the HP the target had.
+    s = position(["Aaron", "Jack", "Rob"], [(10, 1), (10, 2), (0, 11)], held={0: DAMAGE_10})
+    play(s, STAY, atk(s, 1), 1, 2, WHITE, PLAY_DAMAGE)
+    assert s.dealt == [30, 0, 0]
+    s = position(["Aaron", "Jack", "Rob"], [(10, 1), (10, 2), (0, 11)], hp={1: 15})
+    play(s, STAY, atk(s, 1), 1, 6, WHITE)
+    assert s.hp[1] == 0 and s.dealt == [15, 0, 0]
+    # Health Steal (T25) and Trap (T24).
+    s = position(["Safina", "Rob", "Jack"], [(10, 1), (10, 3), (0, 11)], held={0: SPECIAL})
+    play(s, STAY, abil(s, 1))
+    assert s.dealt == [50, 0, 0]
+    # Fire (T21): each tick counts for the seat that lit it.
+    s = position(["Jack", "Rob", "Aaron"], [(10, 1), (10, 2), (0, 11)], held={0: SPECIAL})
+    play(s, STAY, abil(s, 1))  # Rob's turn starts with the first tick
+    assert s.burn_by[1] == 0 and s.hp[1] == 230 and s.dealt == [20, 0, 0]
+    play(s, STAY, END, STAY, STAY, END)  # Rob, Aaron (nothing in range), Jack; Rob's turn: the second tick
+    assert s.to_move == 1 and s.hp[1] == 210 and s.dealt == [40, 0, 0]
+    # A Joker (T14) is nobody's damage.
+    s = position(["Aaron", "Jack"], [(10, 1), (10, 2)])
+    draw(s, JOKER)  # after Aaron's 10 on Jack
+    assert s.hp[0] == 125 and s.dealt == [10, 0]
+
+
+def test_t20_t28_a_seduced_characters_attack_counts_for_the_seducer():
+    s = seduced_position(3)
+    play(s, STAY, ATTACK + s.offset(2) - 1, 1, 2, WHITE)
+    assert s.hp[2] == 180 and s.dealt == [20, 0, 0]
 
 
 def test_t39_rounds_count_at_the_first_players_seat_even_when_it_is_out():

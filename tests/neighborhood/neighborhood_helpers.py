@@ -1,9 +1,14 @@
-"""Scripted positions for the neighborhood_v0 tests: build a state, put characters where wanted."""
+"""Scripted positions for the neighborhood_v0 tests: build a state, put characters where wanted.
+
+Scripted positions are played on the first design's board (15x15, six Wild Spaces per location:
+``board.FIRST_WILD_SPACES``, the coordinates of neighborhood.md 1.3) unless a test passes other
+options: the rules do not depend on the board, and its coordinates read well in a test.
+"""
 
 from __future__ import annotations
 
 from boardenvs.core.state import CHANCE
-from boardenvs.neighborhood.board import cell_of
+from boardenvs.neighborhood.board import FIRST_WILD_SPACES, cell_of
 from boardenvs.neighborhood.cards import DECK_NAMES, DECKS
 from boardenvs.neighborhood.rules import (
     CH_DECK,
@@ -16,6 +21,8 @@ from boardenvs.neighborhood.rules import (
 
 #: Default seats with four players: 0 Silver, 1 Light Blue, 2 Purple, 3 Yellow (L27).
 FAR = {0: (0, 0), 1: (0, 14), 2: (14, 14), 3: (14, 0), 4: (7, 0)}
+#: The board of the scripted positions (see the module docstring).
+FIRST_BOARD = {"board_size": 15, "wild_spaces": FIRST_WILD_SPACES}
 
 
 def kind_of(deck: int, name: str) -> int:
@@ -32,15 +39,18 @@ def position(
     to_move: int = 0,
     **options,
 ) -> NeighborhoodState:
-    """Setup done (seat 0 first, play to seat +1), round 1, ``to_move`` about to roll and spin.
+    """Setup done (seats around the table in seat order, seat 0 first, play to seat +1), round 1,
+    ``to_move`` about to roll and spin, on the first design's board unless ``options`` say otherwise.
 
     Characters not named in ``pos`` stand in far corners (``FAR``), away from everything.
     """
-    s = NeighborhoodState(NeighborhoodOptions(num_players=n, **options))
+    s = NeighborhoodState(NeighborhoodOptions(num_players=n, **{**FIRST_BOARD, **options}))
     s.stack = []
     s.started, s.first, s.direction, s.round, s.to_move, s.turns = True, 0, 1, 1, to_move, 1
+    last = s.options.board_size - 1
+    far = {p: (r * last // 14, c * last // 14) for p, (r, c) in FAR.items()}  # the corners of any size
     for p in range(n):
-        r, c = (pos or {}).get(p, FAR[p])
+        r, c = (pos or {}).get(p, far[p])
         s.pos[p] = cell_of(r, c)
     for p, h in (hp or {}).items():
         s.hp[p] = h

@@ -16,7 +16,7 @@ from pettingzoo.test import render_test
 from boardenvs import neighborhood_v0
 from boardenvs.core.state import CHANCE
 from boardenvs.neighborhood import draw
-from boardenvs.neighborhood.board import CELLS_IN, MOUNTAINS, cell_of
+from boardenvs.neighborhood.board import MOUNTAINS, cell_of, geometry
 from boardenvs.neighborhood.cards import DECKS, PROGRAMS
 from boardenvs.neighborhood.env import NeighborhoodGame
 from boardenvs.neighborhood.rules import CELL, D_DIRECTION, D_SQUARE, DIR, NeighborhoodState
@@ -76,7 +76,7 @@ def test_size_is_fixed_through_a_game_and_every_view_draws_to_the_end(num_player
 
 
 def test_picture_is_not_blank_and_is_deterministic():
-    state = draw.example_state(NeighborhoodGame(), 244, 15)
+    state = draw.example_state(NeighborhoodGame(), 36, 25)
     frame = picture(state)
     assert frame.shape == SHAPE
     colours = np.unique(frame.reshape(-1, 3), axis=0)
@@ -87,7 +87,7 @@ def test_picture_is_not_blank_and_is_deterministic():
 
 
 def test_example_state_is_reproducible_and_mid_game():
-    a, b = draw.example_state(NeighborhoodGame(), 244, 15), draw.example_state(NeighborhoodGame(), 244, 15)
+    a, b = draw.example_state(NeighborhoodGame(), 36, 25), draw.example_state(NeighborhoodGame(), 36, 25)
     assert a == b and not a.is_terminal() and a.current_player() >= 0
     deck, _kind, roles = a.current_card()
     assert deck == 0 and roles[1] >= 0 and roles[2] >= 0  # a Killer card with its Killer and Victim
@@ -130,7 +130,7 @@ def test_trap_square_choice_is_marked_and_a_killer_card_shows_its_roles():
     s = draw_card(position(pos={0: (3, 3)}), 1 + MOUNTAINS, "Rockslide Trap", me=0)
     assert s.decision_kind() == D_SQUARE
     asked = draw._decision(s)
-    assert sorted(asked["cells"]) == sorted(CELLS_IN[MOUNTAINS]) and "trap" in asked["lines"][0]
+    assert sorted(asked["cells"]) == sorted(geometry(15).cells_in[MOUNTAINS]) and "trap" in asked["lines"][0]
     before = picture(s)
     # Flee with a non-blue Victim (seat 3 is Yellow): the Victim picks a straight direction (L24 not used).
     f = draw_card(position(pos={0: (5, 5), 3: (5, 5)}, to_move=0), 0, "Flee", me=0, k=0, v=3)

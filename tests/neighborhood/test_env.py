@@ -43,7 +43,7 @@ from boardenvs.neighborhood.rules import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from neighborhood_helpers import cell, draw_card, position  # noqa: E402
+from neighborhood_helpers import FIRST_BOARD, cell, draw_card, position  # noqa: E402
 
 COUNTS = [3, 4, 5]
 
@@ -177,6 +177,9 @@ def test_masks_and_observations(num_players):
                 state = env.unwrapped.game_state
                 acting = env.agent_selection
                 _, _, term, trunc, _ = env.last()
+                # The mask is on the player to move, also while an eliminated agent takes its dead step.
+                to_move = None if state.is_terminal() else env.possible_agents[state.current_player()]
+                assert term or trunc or acting == to_move
                 for agent in env.possible_agents:
                     if agent not in env.agents:
                         continue
@@ -188,7 +191,7 @@ def test_masks_and_observations(num_players):
                     assert env.observation_space(agent).contains(obs)
                     player = env.possible_agents.index(agent)
                     assert o[SEAT * 0 + 225] == pytest.approx(state.hp[player] / 10)
-                    if agent == acting and not (term or trunc):
+                    if agent == to_move:
                         assert state.current_player() == player
                         assert list(np.flatnonzero(mask)) == list(state.legal_actions())
                         assert mask.sum() >= 2  # one-option decisions are applied by the state
@@ -225,8 +228,27 @@ def test_observation_layout_in_the_observers_perspective():
     assert game.observe(s, 1)[1762:1830].sum() == 0.0
 
 
+def test_observation_slots_follow_the_table_and_squares_the_15_wide_frame():
+    # L9: seat slots go around the table (here clockwise 0, 2, 1, 3), not by seat number.
+    s = position(
+        pos={0: (0, 0), 1: (0, 8), 2: (8, 8), 3: (8, 0)},
+        hp={0: 7, 2: 5, 3: 3},
+        board_size=9,
+        wild_spaces=None,
+    )
+    s._set_table([0, 2, 1, 3])
+    game = neighborhood_v0.NeighborhoodGame()
+    o1 = game.observe(s, 1)
+    assert [o1[r * SEAT + 225] for r in range(4)] == pytest.approx([1.0, 0.3, 0.7, 0.5])  # seats 1, 3, 0, 2
+    assert o1[cell(0, 8)] == 1.0 and o1[SEAT + cell(8, 0)] == 1.0  # (row, col) is 15 row + col on 9x9 too
+    assert o1[2 * SEAT + 238] == 1.0  # seat 0, two places on, is to move
+    assert game.observe(s, 0)[1200] == 1.0  # play goes clockwise
+    s.direction = -1
+    assert game.observe(s, 0)[1200] == 0.0
+
+
 def test_elimination_terminates_the_agent_and_play_goes_on():
-    env = neighborhood_v0.raw_env(num_players=4)
+    env = neighborhood_v0.raw_env(num_players=4, **FIRST_BOARD)  # the scripted positions' board
     env.reset(seed=0)
     s = draw_card(position(hp={1: 2}), KILLER_DECK, "Mercy", me=0, k=0, v=1)
     snap = env.state_dict()

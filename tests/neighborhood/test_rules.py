@@ -7,22 +7,32 @@ NE 1, E 2, SE 3, S 4, SW 5, W 6, NW 7.
 
 from __future__ import annotations
 
+import collections
+import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from boardenvs.core.options import OptionError
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
 from boardenvs.neighborhood import board
 from boardenvs.neighborhood.board import CITY, FOREST, MOUNTAINS, VILLAGE
-from boardenvs.neighborhood.cards import DECKS, DEFAULT_COUNTS, KILLER_DECK
+from boardenvs.neighborhood.cards import (
+    DECKS,
+    DEFAULT_COUNTS,
+    FIRST_KILLER_COUNTS,
+    FIRST_WILD_COUNTS,
+    KILLER_DECK,
+)
 from boardenvs.neighborhood.env import NeighborhoodGame
 from boardenvs.neighborhood.rules import (
     CELL,
     CH_DECK,
     CH_DIE,
     CH_MOVE,
+    CH_SEAT,
     CH_SPIN,
     D_BRANCH,
     D_DIRECTION,
@@ -43,6 +53,7 @@ from boardenvs.neighborhood.rules import (
     WILD,
     NeighborhoodOptions,
     NeighborhoodState,
+    seatings,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -78,34 +89,80 @@ def die(s: NeighborhoodState, value: int) -> NeighborhoodState:
 
 
 # -- L1-L7: board, colours, start, die, spinner ----------------------------------------------------
-def test_l1_l2_board_is_15x15_quadrants_with_roads():
-    assert board.SIZE == 15 and board.NUM_CELLS == 225
-    assert board.location_of(0, 0) == MOUNTAINS and board.location_of(0, 14) == VILLAGE
-    assert board.location_of(14, 14) == CITY and board.location_of(14, 0) == FOREST
-    assert board.location_of(7, 3) == -1 and board.location_of(3, 7) == -1 and board.location_of(7, 7) == -1
-    assert [len(board.CELLS_IN[L]) for L in range(4)] == [49] * 4
+@pytest.mark.parametrize("size", [9, 11, 13, 15])
+def test_l1_l2_board_of_every_size_is_quadrants_with_roads(size):
+    geo = board.geometry(size)
+    m, last = size // 2, size - 1
+    assert geo.mid == m and len(geo.cells) == size * size
+    assert board.location_of(0, 0, size) == MOUNTAINS and board.location_of(0, last, size) == VILLAGE
+    assert board.location_of(last, last, size) == CITY and board.location_of(last, 0, size) == FOREST
+    assert (
+        board.location_of(m, 1, size) == board.location_of(1, m, size) == board.location_of(m, m, size) == -1
+    )
+    assert [len(geo.cells_in[L]) for L in range(4)] == [m * m] * 4
+    # cells are 15 row + col whatever the size; off the board there are no steps and no room
+    assert geo.ray[cell(0, 0)][E][-1] == cell(0, last)
+    assert geo.step[cell(last, last)][SE] == -1
+    if size < 15:
+        assert geo.location[cell(0, size)] == -1 and all(not r for r in geo.ray[cell(0, size)])
 
 
-def test_l3_six_wild_spaces_per_location_mirror_symmetric():
-    wild = NeighborhoodState(NeighborhoodOptions())._wild_loc
-    assert sum(1 for c in wild if c >= 0) == 24
-    for L, spaces in enumerate(board.WILD_SPACES):
+def test_l1_default_board_is_9x9_and_the_size_is_an_option():
+    assert NeighborhoodOptions().board_size == 9
+    s = NeighborhoodState(NeighborhoodOptions())
+    assert s._geo.size == 9
+    for size in (11, 15):
+        assert NeighborhoodState(NeighborhoodOptions(board_size=size))._geo.size == size
+
+
+def test_l8_moves_are_truncated_at_the_edge_of_a_small_board():
+    s = position(pos={0: (4, 3)}, board_size=9, wild_spaces=None)
+    assert {o % 8 for o in dict(s.chance_outcomes())} == set(range(8))
+    move(s, 6, E)  # five squares only, over the star: column 8 is the east edge of the 9x9 board
+    assert s.pos[0] == cell(4, 8) and at_next_turn(s, 1)
+    s = position(pos={0: (0, 8)}, board_size=9, wild_spaces=None)
+    assert {o % 8 for o in dict(s.chance_outcomes())} == {S, SW, W}
+
+
+@pytest.mark.parametrize("size,count", [(9, 12), (11, 16), (13, 20), (15, 24)])
+def test_l3_wild_spaces_ring_each_location_mirror_symmetric(size, count):
+    spaces = board.default_wild_spaces(size)
+    last, m = size - 1, size // 2
+    for L, cells in enumerate(spaces):
+        assert len(cells) == count and len(set(cells)) == count
+        assert all(board.location_of(r, c, size) == L for r, c in cells)
+        # on the board's edge or beside a road; the location's middle is plain
+        assert all(r in (0, last, m - 1, m + 1) or c in (0, last, m - 1, m + 1) for r, c in cells)
+    mountains = set(spaces[MOUNTAINS])
+    assert {(r, last - c) for r, c in mountains} == set(spaces[VILLAGE])
+    assert {(last - r, last - c) for r, c in mountains} == set(spaces[CITY])
+    assert {(last - r, c) for r, c in mountains} == set(spaces[FOREST])
+    wild = NeighborhoodState(NeighborhoodOptions(board_size=size))._wild_loc
+    assert sum(1 for c in wild if c >= 0) == 4 * count
+
+
+def test_l3_first_design_board_is_an_example_of_the_option():
+    for L, spaces in enumerate(board.FIRST_WILD_SPACES):
         assert len(spaces) == 6 and all(board.location_of(r, c) == L for r, c in spaces)
-    mountains = set(board.WILD_SPACES[MOUNTAINS])
-    assert {(r, 14 - c) for r, c in mountains} == set(board.WILD_SPACES[VILLAGE])
-    assert {(14 - r, 14 - c) for r, c in mountains} == set(board.WILD_SPACES[CITY])
-    assert {(14 - r, c) for r, c in mountains} == set(board.WILD_SPACES[FOREST])
+    mountains = set(board.FIRST_WILD_SPACES[MOUNTAINS])
+    assert {(r, 14 - c) for r, c in mountains} == set(board.FIRST_WILD_SPACES[VILLAGE])
+    assert {(14 - r, 14 - c) for r, c in mountains} == set(board.FIRST_WILD_SPACES[CITY])
+    assert {(14 - r, c) for r, c in mountains} == set(board.FIRST_WILD_SPACES[FOREST])
+    s = NeighborhoodState(NeighborhoodOptions(board_size=15, wild_spaces=board.FIRST_WILD_SPACES))
+    assert sum(1 for c in s._wild_loc if c >= 0) == 24
 
 
 @pytest.mark.parametrize("n,colors", [(3, (0, 1, 3)), (4, (0, 1, 3, 4)), (5, (0, 1, 2, 3, 4))])
-def test_l4_l5_l26_l27_colours_by_count_and_start_squares(n, colors):
-    s = NeighborhoodState(NeighborhoodOptions(num_players=n))
+@pytest.mark.parametrize("size", [9, 15])
+def test_l4_l5_l26_l27_colours_by_count_and_start_squares(n, colors, size):
+    s = NeighborhoodState(NeighborhoodOptions(num_players=n, board_size=size))
     assert s.colors == colors
-    starts = {0: (6, 6), 1: (6, 8), 2: (7, 8), 3: (8, 8), 4: (8, 6)}
+    m = size // 2  # beside the star (m, m), on the side of the colour's location
+    starts = {0: (m - 1, m - 1), 1: (m - 1, m + 1), 2: (m, m + 1), 3: (m + 1, m + 1), 4: (m + 1, m - 1)}
     assert s.pos == [cell(*starts[c]) for c in colors]
     assert s.hp == [10] * n
-    custom = NeighborhoodState(NeighborhoodOptions(num_players=3, colors=(4, 2, 0)))
-    assert custom.pos == [cell(8, 6), cell(7, 8), cell(6, 6)]
+    custom = NeighborhoodState(NeighborhoodOptions(num_players=3, colors=(4, 2, 0), board_size=size))
+    assert custom.pos == [cell(*starts[4]), cell(*starts[2]), cell(*starts[0])]
 
 
 def test_l6_l7_die_and_eight_point_spinner_are_one_chance_node():
@@ -144,8 +201,49 @@ def test_l8_passing_a_wild_space_triggers_nothing():
 
 
 # -- L9: turn order --------------------------------------------------------------------------------
+def seat(s: NeighborhoodState, table: tuple[int, ...]) -> NeighborhoodState:
+    """Answer the setup's seating chance node (L9) with the cyclic order ``table`` (clockwise)."""
+    assert s.current_player() == CHANCE and s._chance == (CH_SEAT, s.n)
+    s.apply_action(seatings(s.n).index(table))
+    assert s.table == list(table)
+    return s
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_l9_seating_is_a_chance_event_over_every_cyclic_order(n):
+    s = NeighborhoodState(NeighborhoodOptions(num_players=n))
+    assert s.current_player() == CHANCE and s._chance == (CH_SEAT, n)
+    outcomes = s.chance_outcomes()
+    orders = seatings(n)
+    assert len(outcomes) == len(orders) == math.factorial(n - 1)
+    assert all(p == pytest.approx(1 / len(orders)) for _, p in outcomes)
+    # every cyclic order once: read from seat 0, each is a different arrangement of the other seats
+    assert len(set(orders)) == len(orders) and all(o[0] == 0 and sorted(o) == list(range(n)) for o in orders)
+    assert s.action_to_string(orders.index((0, *range(n - 1, 0, -1)))).endswith("player_1")
+    with pytest.raises(IllegalActionError):
+        s.apply_action(len(orders))
+
+
+def test_l9_who_plays_after_whom_is_random():
+    # Four players: today's fix. Seat 2 must be able to play right after seat 0, and every play order
+    # (read from seat 0) comes up equally often: the seating and the direction are both chance.
+    rng = np.random.default_rng(2024)
+    after_zero: collections.Counter[int] = collections.Counter()
+    orders: collections.Counter[tuple[int, ...]] = collections.Counter()
+    games = 2400
+    for _ in range(games):
+        s = NeighborhoodState(NeighborhoodOptions(num_players=4))
+        while s.to_move < 0:
+            s.apply_action(s.sample_chance(rng))
+        after_zero[s.seat_after(0, s.direction)] += 1
+        orders[tuple(s.seat_after(0, i * s.direction) for i in range(4))] += 1
+    assert set(after_zero) == {1, 2, 3}
+    assert all(abs(after_zero[p] / games - 1 / 3) < 0.05 for p in (1, 2, 3)), after_zero
+    assert len(orders) == 6 and all(abs(c / games - 1 / 6) < 0.04 for c in orders.values()), orders
+
+
 def test_l9_highest_roll_first_ties_reroll_neighbours_set_direction():
-    s = NeighborhoodState(NeighborhoodOptions(num_players=4))
+    s = seat(NeighborhoodState(NeighborhoodOptions(num_players=4)), (0, 1, 2, 3))
     for value in (3, 6, 2, 6):  # seats 1 and 3 tie for highest
         die(s, value)
     die(s, 6)  # roll-off: seat 1
@@ -156,8 +254,34 @@ def test_l9_highest_roll_first_ties_reroll_neighbours_set_direction():
     assert [s._play_order([0, 1, 2, 3])] == [[1, 0, 3, 2]]
 
 
+def test_l9_neighbours_are_neighbours_around_the_table():
+    # Table clockwise 0, 2, 1, 3: seat 1 sits between seats 2 and 3.
+    s = seat(NeighborhoodState(NeighborhoodOptions(num_players=4)), (0, 2, 1, 3))
+    for value in (5, 6, 2, 4):  # seat 1 is Player 1; its neighbours rolled 2 (seat 2) and 4 (seat 3)
+        die(s, value)
+    assert (s.first, s.direction, s.to_move) == (1, 1, 1)  # towards seat 3: clockwise
+    assert s._play_order([0, 1, 2, 3]) == [1, 3, 0, 2]
+    s = position(pos={0: (0, 0), 1: (0, 14), 2: (14, 14), 3: (14, 0)}, to_move=1)
+    s._set_table([0, 2, 1, 3])
+    s.first = 1
+    seen = []
+    for d in (S, N, S, N, S):
+        seen.append(s.to_move)
+        move(s, 1, d)
+    assert seen == [1, 3, 0, 2, 1] and s.round == 2
+
+
+def test_l9_player_actions_count_places_around_the_table():
+    # Hostage: the Killer (seat 0) names a player by places after it, clockwise around the table.
+    s = position()
+    s._set_table([0, 3, 1, 2])
+    killer(s, "Hostage", k=0, v=1)  # seat 2 and seat 3 may be chosen: 3 places and 1 place after seat 0
+    decide(s, D_PLAYER, 0, [PLAYER + 1, PLAYER + 3], PLAYER + 1)
+    assert s.hp == [10, 9, 10, 9]
+
+
 def test_l9_neighbours_tie_rerolls_between_them():
-    s = NeighborhoodState(NeighborhoodOptions(num_players=3))
+    s = seat(NeighborhoodState(NeighborhoodOptions(num_players=3)), (0, 1, 2))
     for value in (4, 6, 4):
         die(s, value)
     die(s, 5)  # neighbours of seat 1 (seats 0 and 2) tied on 4: seat 0 re-rolls 5
@@ -180,12 +304,29 @@ def test_l9_play_order_skips_nobody_and_turns_pass_in_direction():
 
 # -- L10, L11: the decks ----------------------------------------------------------------------------
 def test_l10_l11_deck_tables():
-    assert [sum(c.count for c in d) for d in DECKS] == [24, 12, 12, 12, 12]
-    assert DEFAULT_COUNTS[0] == (3, 2, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1)
+    # 1.1b retuning: a 25-card Killer deck heavy on damage, Wild decks of 17-21 cards with 8 Shortcuts
+    # each (the Wild cards that lead to encounters) and one copy of each heal.
+    assert [sum(c.count for c in d) for d in DECKS] == [25, 20, 17, 21, 18]
+    assert DEFAULT_COUNTS[0] == (4, 3, 1, 2, 1, 3, 3, 1, 1, 2, 1, 3)
+    assert DEFAULT_COUNTS[1:] == (
+        (8, 1, 1, 1, 3, 3, 1, 1, 1),
+        (8, 1, 1, 1, 1, 1, 1, 1, 2),
+        (8, 1, 1, 1, 1, 4, 2, 2, 1),
+        (8, 1, 1, 1, 1, 3, 1, 1, 1),
+    )
+    assert all(c >= 1 for counts in DEFAULT_COUNTS for c in counts)  # every card kind is still there
     common = ["Shortcut", "First Aid", "Bad Luck", "Crossroads"]
     for deck in DECKS[1:]:
-        assert [c.name for c in deck[:4]] == common and [c.count for c in deck[:4]] == [2, 1, 1, 1]
+        assert [c.name for c in deck[:4]] == common and [c.count for c in deck[:4]] == [8, 1, 1, 1]
     s = NeighborhoodState(NeighborhoodOptions())
+    assert [d.draw_pile_size() for d in s.decks] == [25, 20, 17, 21, 18]
+
+
+def test_l10_l11_first_design_decks_are_an_example_of_the_options():
+    assert sum(FIRST_KILLER_COUNTS) == 24 and [sum(c) for c in FIRST_WILD_COUNTS] == [12] * 4
+    s = NeighborhoodState(
+        NeighborhoodOptions(killer_counts=FIRST_KILLER_COUNTS, wild_counts=FIRST_WILD_COUNTS)
+    )
     assert [d.draw_pile_size() for d in s.decks] == [24, 12, 12, 12, 12]
 
 
@@ -349,6 +490,60 @@ def test_l16_single_arrival_of_a_group_move_on_an_occupant_is_an_encounter():
     assert s.hp == [10, 10, 8, 10]
 
 
+def chase_onto(s: NeighborhoodState, victims: list[int] | None = None) -> NeighborhoodState:
+    """Seat 1 has landed on seat 0 on (7, 3) (a Town Gossip square resolved first): its Killer card is
+    Chase, 1 HP from seat 0, then seat 1 runs 3 squares east onto (7, 6)."""
+    assert s._chance == (CH_DECK, KILLER_DECK)
+    s.apply_action(kind_of(KILLER_DECK, "Chase"))
+    assert s.hp[0] == 9
+    decide(s, D_DIRECTION, 1, [DIR + NE, DIR + E, DIR + SE, STOP], DIR + E)  # L31: within 45 degrees
+    decide(s, D_DISTANCE, 1, [DIST + k for k in range(4)], DIST + 2)
+    assert s.pos[1] == cell(7, 6)
+    return s
+
+
+def test_l16_snapshot_an_arrival_is_not_the_killer_of_a_later_card_move():
+    # Town Gossip east: seat 1 lands on seat 0 (who played the card and stays); seat 3 lands on the
+    # empty (7, 6). Seat 1's Chase then brings it onto seat 3: seat 1 is the Killer (L19). Seat 3's own
+    # square is then decided from the snapshot at the move: nobody was there, so nothing happens (it
+    # is not the Killer of the newcomer, and no second Killer card is drawn).
+    s = gossip({0: (7, 3), 1: (7, 2), 3: (7, 5)}, E)  # seat 2 is on the east edge: it does not move
+    assert s.pos[1] == cell(7, 3) and s.pos[3] == cell(7, 6) and s.pos[2] == cell(14, 14)
+    chase_onto(s)
+    assert s._chance == (CH_DECK, KILLER_DECK)  # seat 1 (the newcomer) against seat 3
+    s.apply_action(kind_of(KILLER_DECK, "Ambush"))
+    assert s.hp == [9, 10, 10, 8]
+    assert at_next_turn(s, 1)  # no second Killer card
+    assert sorted(s.decks[KILLER_DECK].bottom) == sorted([kind_of(0, "Chase"), kind_of(0, "Ambush")])
+
+
+def test_l16_l17_snapshot_a_pair_arriving_together_keeps_its_rolloff():
+    # Seats 2 and 3 arrive together on the empty (7, 6); before their square resolves, seat 1's Chase
+    # lands there (seat 1 picks seat 2 as its Victim, L15). The pair's square was empty in the
+    # snapshot, so it is L17 (the higher roller is the Killer), not L18 (the lower one).
+    s = gossip({0: (7, 3), 1: (7, 2), 2: (7, 5), 3: (7, 5)}, E)
+    assert s.pos[2] == s.pos[3] == cell(7, 6)
+    chase_onto(s)
+    decide(s, D_VICTIM, 1, [PLAYER + 1, PLAYER + 2], PLAYER + 1)  # seat 2
+    s.apply_action(kind_of(KILLER_DECK, "Ambush"))
+    assert s.hp == [9, 10, 8, 10]
+    die(s, 5)  # seat 2
+    die(s, 2)  # seat 3: the lower roller is the Victim
+    s.apply_action(kind_of(KILLER_DECK, "Ambush"))
+    assert s.hp == [9, 10, 8, 8] and s.pos[1] == cell(7, 6)
+    assert at_next_turn(s, 1)
+
+
+def test_l16_l18_snapshot_occupant_who_left_does_not_make_a_triple():
+    # Seat 3 stands on the east edge at (7, 14) and cannot move; seats 1 and 2 arrive there together:
+    # L18 (the lower roller is the Killer, SEED). The occupant is taken from the snapshot.
+    s = gossip({1: (7, 13), 2: (7, 13), 3: (7, 14)}, E)
+    die(s, 5)  # seat 1
+    die(s, 2)  # seat 2: the lower roller is the Killer
+    s.apply_action(kind_of(KILLER_DECK, "Ambush"))
+    assert s.hp == [10, 8, 10, 10]
+
+
 def test_l38_trap_under_simultaneous_arrivals_hits_the_first_in_play_order():
     s = position(pos={1: (9, 4), 2: (9, 4)})
     s.trap_cell[FOREST] = cell(10, 4)
@@ -480,7 +675,8 @@ def test_l25_drawn_card_leaves_the_unseen_pile():
     s = position(pos={0: (7, 0), 1: (7, 3)})
     move(s, 3, E)
     s.apply_action(kind_of(0, "Ambush"))
-    assert s.decks[0].unseen[kind_of(0, "Ambush")] == 2 and s.decks[0].bottom == [kind_of(0, "Ambush")]
+    ambush = kind_of(0, "Ambush")
+    assert s.decks[0].unseen[ambush] == DEFAULT_COUNTS[0][ambush] - 1 and s.decks[0].bottom == [ambush]
 
 
 def test_l40_empty_draw_pile_draws_nothing():
@@ -491,11 +687,45 @@ def test_l40_empty_draw_pile_draws_nothing():
     assert at_next_turn(s, 1) and s.hp == [10] * 4
 
 
+# -- statistics and helpers for agents --------------------------------------------------------------
+def test_hp_lost_is_charged_to_killer_and_wild_cards():
+    s = killer(position(hp={0: 5, 1: 1}), "Mug", k=0, v=1)  # a steal counts the Victim's loss (L20)
+    assert s.hp_lost == [1, 0]
+    s = draw_card(position(), VILLAGE_DECK, "Well", me=0)
+    assert s.hp_lost == [0, 1]
+    # A Killer card inside a Wild card (Shortcut onto a character) is the Killer card's.
+    s = draw_card(position(pos={0: (7, 3), 1: (7, 4)}), VILLAGE_DECK, "Shortcut", me=0)
+    decide(s, D_PATH, 0, s.legal_actions(), DIR + E)
+    decide(s, D_PATH, 0, s.legal_actions(), STOP)
+    s.apply_action(kind_of(KILLER_DECK, "Frenzy"))
+    assert s.hp_lost == [4, 0]
+    # Traps and Hire a Thug are Wild cards'.
+    s = position(pos={0: (3, 0)})
+    s.trap_cell[MOUNTAINS], s.trap_owner[MOUNTAINS] = cell(3, 3), 2
+    s.thug[1] = 1
+    move(s, 3, E)
+    assert s.hp[0] == 8 and s.hp[1] == 9 and s.hp_lost == [0, 3]
+    assert s.clone().hp_lost == [0, 3] and NeighborhoodState.from_dict(s.to_dict()).hp_lost == [0, 3]
+
+
+def test_curve_status_wild_location_and_chance_kind():
+    s = draw_card(position(pos={0: (7, 1)}), FOREST_DECK, "Berries", me=0)
+    assert s.curve_status() is None and s.chance_kind() == -1
+    decide(s, D_BRANCH, 0, [OPTION_A, OPTION_B], OPTION_B)
+    assert s.curve_status() == (2, False, (cell(7, 1),))  # exactly 2 steps
+    s.apply_action(DIR + E)
+    assert s.curve_status() == (1, False, (cell(7, 1), cell(7, 2)))
+    s = draw_card(position(pos={0: (7, 1)}), FOREST_DECK, "Shortcut", me=0)
+    assert s.curve_status() == (4, True, (cell(7, 1),))  # up to 4
+    assert s.wild_location(cell(1, 1)) == MOUNTAINS and s.wild_location(cell(7, 1)) == -1
+    assert position().chance_kind() == CH_MOVE
+
+
 # -- L33, L34: traps, start of turn -----------------------------------------------------------------
 def test_l33_trap_set_springs_on_the_next_other_character_only():
     s = position(pos={0: (7, 0), 1: (3, 0)})
     draw_card(s, MOUNTAINS_DECK, "Rockslide Trap", me=0)
-    decide(s, D_SQUARE, 0, [CELL + c for c in board.CELLS_IN[MOUNTAINS]], CELL + cell(3, 3))
+    decide(s, D_SQUARE, 0, [CELL + c for c in board.geometry(15).cells_in[MOUNTAINS]], CELL + cell(3, 3))
     assert s.trap_cell[MOUNTAINS] == cell(3, 3) and s.trap_owner[MOUNTAINS] == 0
     move(s, 3, E)  # seat 1 lands on it
     assert s.hp[1] == 8 and s.trap_cell[MOUNTAINS] == -1 and at_next_turn(s, 2)
@@ -509,7 +739,7 @@ def test_l33_owner_does_not_spring_own_trap_and_second_card_moves_it():
     s = position(pos={3: (12, 0)}, to_move=3)
     s.trap_cell[FOREST], s.trap_owner[FOREST] = cell(13, 0), 0
     draw_card(s, FOREST_DECK, "Hunting Trap", me=3)
-    decide(s, D_SQUARE, 3, [CELL + c for c in board.CELLS_IN[FOREST]], CELL + cell(10, 2))
+    decide(s, D_SQUARE, 3, [CELL + c for c in board.geometry(15).cells_in[FOREST]], CELL + cell(10, 2))
     assert s.trap_cell[FOREST] == cell(10, 2) and s.trap_owner[FOREST] == 3
 
 
@@ -808,6 +1038,13 @@ def test_card_campfire():
         {"wild_spaces": (((1, 1),), ((1, 1),), (), ())},
         {"wild_spaces": (((7, 1),), (), (), ())},
         {"start_squares": ((0, 0),) * 5},
+        {"start_squares": ((0, 0), (0, 1), (0, 2), (0, 3), (0, 9))},  # off the 9x9 board
+        {"wild_spaces": (((1, 1),), ((1, 8),), ((8, 9),), ((8, 1),))},  # (8, 9) is off the 9x9 board
+        {"board_size": 10},
+        {"board_size": 7},
+        {"board_size": 17},
+        {"board_size": "9"},
+        {"board_size": True},
         {"spinner": 6},
         {"triple_arrival_killer": "middle"},
     ],

@@ -197,6 +197,25 @@ def test_s3_s8_which_triangles_slide_and_where_to(rule):
         assert at == (end if slides else t), (rule, color, t, at)
 
 
+@pytest.mark.parametrize("side", range(4))
+def test_s3_slides_as_written_relative_to_entry_and_start_exit(side):
+    """S3 (revised text): on each side the short slide's first square is 1 before the safety entry and
+    its last square is the start exit (4 squares); the long slide's triangle is 5 squares after the
+    start exit (b + 8, the 2.3 table) and it is 5 squares long."""
+    entry, exit_ = board.safety_entry(side), board.start_exit(side)
+    b = board.base(side)
+    (short_tri, short_end), (long_tri, long_end) = ((b + tri, b + end) for tri, end in board.SLIDE_OFFSETS)
+    assert short_tri == entry - 1 and short_end == exit_ and short_end - short_tri + 1 == 4
+    assert long_tri == exit_ + 5 == b + 8 and long_end - long_tri + 1 == 5
+    for rule in ("own_color", "classic"):
+        for color in range(4):
+            table = board.SLIDES[rule][color]
+            if table[short_tri] is not None:
+                assert table[short_tri] == (short_end, tuple(range(short_tri + 1, short_end + 1)))
+            if table[long_tri] is not None:
+                assert table[long_tri] == (long_end, tuple(range(long_tri + 1, long_end + 1)))
+
+
 def test_s3_short_slide_bumps_squares_1_to_3_of_it():
     """S3: the short slide is 4 squares (triangle + 3); pawns on the next 3 go to Start, not beyond."""
     s = position(
@@ -829,6 +848,27 @@ def test_s21_first_player_random_is_a_chance_node(num_players):
     assert s.current_player() == num_players - 1
     s.apply_action(fwd(0))
     assert s.to_move == 0  # then clockwise
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_s21_describing_an_out_of_range_first_player_outcome_is_a_clear_error(num_players):
+    """S21: the first-player draw names a seat 0..n-1; describing any other outcome raises an error that
+    says so (not an IndexError, nor a made-up "player_-1")."""
+    s = SorryState(SorryOptions(num_players=num_players, first_player="random"))
+    assert s.action_to_string(num_players - 1).endswith(f"(player_{num_players - 1}) goes first")
+    for outcome in (-1, num_players, 4, 99):
+        expected = f"outcome {outcome} of the first-player draw .S21. names no seat"
+        with pytest.raises(IllegalActionError, match=expected):
+            s.action_to_string(outcome)
+
+
+def test_s1_describing_an_out_of_range_card_outcome_is_a_clear_error():
+    """S1: a card draw names one of the 11 kinds; any other outcome is an error, not a string."""
+    s = SorryState(SorryOptions(num_players=2))
+    assert s.action_to_string(KIND["Sorry!"]) == "Red (player_0) draws Sorry!"
+    for outcome in (-1, len(CARD_NAMES)):
+        with pytest.raises(IllegalActionError, match="names no card kind"):
+            s.action_to_string(outcome)
 
 
 def test_s21_random_first_player_sampling_covers_every_seat():
