@@ -223,6 +223,7 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
+from boardenvs.core.deck import Deck
 from boardenvs.core.game import Game
 from boardenvs.neighborhood.board import NUM_CELLS
 from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
@@ -268,6 +269,11 @@ class NeighborhoodGame(Game):
             for k, c in enumerate(counts[d]):
                 self._inv_counts[KIND_OFFSET[d] + k] = 1.0 / c if c else 0.0
         self._inv_sizes = [1.0 / sum(c) for c in counts]
+        # The deck part of the observation (pile counts, known next card, pile sizes) changes only when
+        # a card is drawn or put back: it is kept here and re-encoded per deck when the deck differs
+        # from the one it was encoded from (compared by content, so any state of this game may ask).
+        self._deck_block = np.zeros(_DECISION - _PILE, dtype=np.float32)
+        self._deck_keys: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [None] * NUM_DECKS
 
     def num_actions(self, player: int) -> int:
         """247 actions for every seat."""
@@ -283,7 +289,6 @@ class NeighborhoodGame(Game):
 
     def observe(self, state: NeighborhoodState, player: int) -> np.ndarray:  # type: ignore[override]
         """``player``'s view: seat slots rotated so that ``player`` comes first."""
-        n = state.n
         actor = state.current_player()
         idx: list[int] = []
         val: list[float] = []
@@ -295,8 +300,9 @@ class NeighborhoodGame(Game):
             state.thug,
             state.colors,
         )
-        for r in range(n):
-            p = state.seat_after(player, r)
+        table = state.table  # L9: the seats clockwise; slot r is the seat r places after the player
+        at = table.index(player)
+        for r, p in enumerate(table[at:] + table[:at]):
             base = SEAT * r
             idx.append(base + _HP)
             val.append(hp[p] / MAX_HP)
@@ -327,18 +333,12 @@ class NeighborhoodGame(Game):
             if cell >= 0:
                 idx.append((_MY_TRAPS if state.trap_owner[L] == player else _OTHER_TRAPS) + cell)
                 val.append(1.0)
-        counts: list[int] = []
+        keys = self._deck_keys
         for d, deck in enumerate(state.decks):
-            counts += deck.unseen
-            if deck.bottom:
-                off = KIND_OFFSET[d]
-                for k in deck.bottom:
-                    counts[off + k] += 1
-                if deck.unseen_total == 0:
-                    idx.append(_NEXT + off + deck.bottom[0])
-                    val.append(1.0)
-            idx.append(_SIZES + d)
-            val.append((deck.unseen_total + len(deck.bottom)) * self._inv_sizes[d])
+            key = (tuple(deck.unseen), tuple(deck.bottom))
+            if key != keys[d]:
+                self._encode_deck(d, deck)
+                keys[d] = key
         kind = state.decision_kind()
         if kind >= 0:
             idx.append(_DECISION + kind)
@@ -358,9 +358,23 @@ class NeighborhoodGame(Game):
                 val.append(min(top[12] / 5.0, 1.0))
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
         obs[idx] = val
-        obs[_PILE:_NEXT] = counts
-        obs[_PILE:_NEXT] *= self._inv_counts
+        obs[_PILE:_DECISION] = self._deck_block
         return obs
+
+    def _encode_deck(self, d: int, deck: Deck) -> None:
+        """Deck ``d``'s entries of the kept deck block: its pile counts by kind (unseen and the known
+        cards below, L25) over the deck's counts, the next card when known, the pile size."""
+        block = self._deck_block
+        off = KIND_OFFSET[d]
+        counts = deck.draw_pile_counts()
+        kinds = slice(off, off + len(counts))
+        block[kinds] = counts
+        block[kinds] *= self._inv_counts[kinds]
+        nxt = slice(_NEXT - _PILE + off, _NEXT - _PILE + off + len(counts))
+        block[nxt] = 0.0
+        if deck.bottom and deck.unseen_total == 0:
+            block[nxt.start + deck.bottom[0]] = 1.0
+        block[_SIZES - _PILE + d] = (deck.unseen_total + len(deck.bottom)) * self._inv_sizes[d]
 
     def draw(self, state: NeighborhoodState, view: int | None = None) -> Any:  # type: ignore[override]
         """A picture of ``state`` (``PIL.Image.Image``, 900 x 690): board, characters, HP, cards, dice.
