@@ -270,7 +270,20 @@ K_SLOT = 2 + NUM_TREASURES + 3 + (NUM_MOVE_FACES + 1) + 1  # 35
 
 
 def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
+
+
+#: Set bits of the card masks seen so far (hands and reveals hold at most five of the 23 cards, so
+#: few masks ever occur): the encoders read them on every observation.
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """:func:`bits` of a card mask, remembered."""
+    found = _BITS.get(mask)
+    if found is None:
+        found = _BITS[mask] = tuple(bits(mask))
+    return found
 
 
 class GangsiGame(Game):
@@ -359,7 +372,7 @@ class GangsiGame(Game):
         maze = state.maze
         hot: list[int] = []
         unrevealed_me = state.hand[me] & ~state.revealed[me]
-        hot += [5 * size + maze.treasure_cell[t] for t in bits(unrevealed_me)]
+        hot += [5 * size + maze.treasure_cell[t] for t in _bits(unrevealed_me)]
         hot.append(6 * size + state.ky)
         vec = self._h_vec
         for r in range(n):
@@ -370,9 +383,9 @@ class GangsiGame(Game):
             if state.lives[j] > 0:
                 hot.append(base)
             obs[base + 1] = state.lives[j] / 3.0
-            hot += [base + 2 + t for t in bits(state.revealed[j])]
+            hot += [base + 2 + t for t in _bits(state.revealed[j])]
             if j in mine:
-                hot += [base + 2 + NUM_TREASURES + t for t in bits(state.hand[j] & ~state.revealed[j])]
+                hot += [base + 2 + NUM_TREASURES + t for t in _bits(state.hand[j] & ~state.revealed[j])]
             obs[base + 2 + 2 * NUM_TREASURES] = _popcount(state.revealed[j]) / 5.0
             if state.acting == j:
                 hot.append(base + 3 + 2 * NUM_TREASURES)
@@ -413,20 +426,18 @@ class GangsiGame(Game):
         hot = [5 * size + maze.treasure_cell[t] for t in range(NUM_TREASURES) if not revealed >> t & 1]
         hot.append(6 * size + state.ky)
         vec = self._k_vec
-        nbytes = self._nbytes
-        for j in range(state.n):
+        nbytes, n = self._nbytes, state.n
+        # Planes 7.. : every piece's possibility set (a bit mask of cells), unpacked in one call.
+        packed = b"".join(mask.to_bytes(nbytes, "little") for mask in state.maybe[:n])
+        sets = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), bitorder="little").reshape(n, 8 * nbytes)
+        obs[7 * size : (7 + n) * size].reshape(n, size)[:] = sets[:, :size]
+        for j in range(n):
             mask = state.maybe[j]
-            if mask:
-                obs[(7 + j) * size : (8 + j) * size] = np.unpackbits(
-                    np.frombuffer(mask.to_bytes(nbytes, "little"), dtype=np.uint8),
-                    count=size,
-                    bitorder="little",
-                )
             base = vec + K_SLOT * j
             if state.lives[j] > 0:
                 hot.append(base)
             obs[base + 1] = state.lives[j] / 3.0
-            hot += [base + 2 + t for t in bits(state.revealed[j])]
+            hot += [base + 2 + t for t in _bits(state.revealed[j])]
             at = base + 2 + NUM_TREASURES
             obs[at] = _popcount(state.revealed[j]) / 5.0
             if state.acting == j:
