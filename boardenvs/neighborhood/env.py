@@ -273,7 +273,9 @@ class NeighborhoodGame(Game):
         # a card is drawn or put back: it is kept here and re-encoded per deck when the deck differs
         # from the one it was encoded from (compared by content, so any state of this game may ask).
         self._deck_block = np.zeros(_DECISION - _PILE, dtype=np.float32)
-        self._deck_keys: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [None] * NUM_DECKS
+        self._deck_kept: list[tuple[list[int], list[int]]] = [([], [])] * NUM_DECKS
+        # The seat slots of a player at a table (L9), kept by player, table and colours.
+        self._rotations: dict[tuple[int, ...], tuple[list[int], list[int], list[int], list[int]]] = {}
 
     def num_actions(self, player: int) -> int:
         """247 actions for every seat."""
@@ -290,76 +292,80 @@ class NeighborhoodGame(Game):
     def observe(self, state: NeighborhoodState, player: int) -> np.ndarray:  # type: ignore[override]
         """``player``'s view: seat slots rotated so that ``player`` comes first."""
         actor = state.current_player()
-        idx: list[int] = []
-        val: list[float] = []
-        hp, alive, pos, pending, thug, colors = (
-            state.hp,
-            state.alive,
-            state.pos,
-            state.pending,
-            state.thug,
-            state.colors,
-        )
-        table = state.table  # L9: the seats clockwise; slot r is the seat r places after the player
-        at = table.index(player)
-        for r, p in enumerate(table[at:] + table[:at]):
+        hp, alive, pos = state.hp, state.alive, state.pos
+        order, slot_of, hot, hp_at = self._rotation(state, player)
+        hot = hot[:]  # the colours of the slots; the other entries that are 1 follow
+        at = hp_at[:]  # the HP of the slots; the other entries with any value follow (in ``val``)
+        val = [hp[p] / MAX_HP for p in order]
+        pending, thug, skip = state.pending, state.thug, state.skip
+        for r, p in enumerate(order):
             base = SEAT * r
-            idx.append(base + _HP)
-            val.append(hp[p] / MAX_HP)
             if alive[p]:
-                idx += (base + pos[p], base + _ALIVE)
-                val += (1.0, 1.0)
-            idx.append(base + _COLOR + colors[p])
-            val.append(1.0)
+                hot += (base + pos[p], base + _ALIVE)
             if pending[p] >= 0:
-                idx.append(base + _PENDING + pending[p])
-                val.append(1.0)
+                hot.append(base + _PENDING + pending[p])
             if thug[p]:
-                idx.append(base + _THUG)
+                at.append(base + _THUG)
                 val.append(min(thug[p], 3) / 3.0)
-            if state.skip[p]:
-                idx.append(base + _SKIP)
-                val.append(1.0)
-            if p == state.to_move:
-                idx.append(base + _TURN)
-                val.append(1.0)
-            if p == actor:
-                idx.append(base + _DECIDER)
-                val.append(1.0)
-        idx += (_DIRECTION, _ROUND)
+            if skip[p]:
+                hot.append(base + _SKIP)
+        if state.to_move >= 0:
+            hot.append(SEAT * slot_of[state.to_move] + _TURN)
+        if actor >= 0:
+            hot.append(SEAT * slot_of[actor] + _DECIDER)
+        at += (_DIRECTION, _ROUND)
         val += (float(state.direction == 1), min(state.round / state.options.max_rounds, 1.0))
-        for L in range(4):
-            cell = state.trap_cell[L]
+        for cell, owner in zip(state.trap_cell, state.trap_owner, strict=True):
             if cell >= 0:
-                idx.append((_MY_TRAPS if state.trap_owner[L] == player else _OTHER_TRAPS) + cell)
-                val.append(1.0)
-        keys = self._deck_keys
-        for d, deck in enumerate(state.decks):
-            key = (tuple(deck.unseen), tuple(deck.bottom))
-            if key != keys[d]:
-                self._encode_deck(d, deck)
-                keys[d] = key
+                hot.append((_MY_TRAPS if owner == player else _OTHER_TRAPS) + cell)
         kind = state.decision_kind()
         if kind >= 0:
-            idx.append(_DECISION + kind)
-            val.append(1.0)
+            hot.append(_DECISION + kind)
         if state.stack:
             deck, card, roles = state.current_card()
             if deck >= 0:
-                idx.append(_CARD + KIND_OFFSET[deck] + card)
-                val.append(1.0)
+                hot.append(_CARD + KIND_OFFSET[deck] + card)
             for i, p in enumerate(roles):
                 if p >= 0:
-                    idx.append(_ROLES + MAX_PLAYERS * i + state.offset(player, p))
-                    val.append(1.0)
+                    hot.append(_ROLES + MAX_PLAYERS * i + slot_of[p])
             top = state.stack[-1]
             if top[0] == F_PROG and len(top) > PROG_BASE:
-                idx.append(_PATH)
+                at.append(_PATH)
                 val.append(min(top[12] / 5.0, 1.0))
+        kept = self._deck_kept
+        for d, deck in enumerate(state.decks):
+            unseen, bottom = kept[d]
+            if deck.unseen != unseen or deck.bottom != bottom:
+                self._encode_deck(d, deck)
+                kept[d] = (deck.unseen[:], deck.bottom[:])
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        obs[idx] = val
         obs[_PILE:_DECISION] = self._deck_block
+        obs[hot] = 1.0
+        obs[at] = val
         return obs
+
+    def _rotation(
+        self, state: NeighborhoodState, player: int
+    ) -> tuple[list[int], list[int], list[int], list[int]]:
+        """For ``player`` at ``state``'s table (L9), kept by table: the seat of each slot, the slot of each
+        seat, the colour entries of the slots and the indices of their HP."""
+        key = (player, *state.table, *state.colors)
+        found = self._rotations.get(key)
+        if found is None:
+            table = state.table
+            at = table.index(player)
+            order = table[at:] + table[:at]
+            slot_of = [0] * len(order)
+            for r, p in enumerate(order):
+                slot_of[p] = r
+            colours = [SEAT * r + _COLOR + state.colors[p] for r, p in enumerate(order)]
+            found = self._rotations[key] = (
+                order,
+                slot_of,
+                colours,
+                [SEAT * r + _HP for r in range(len(order))],
+            )
+        return found
 
     def _encode_deck(self, d: int, deck: Deck) -> None:
         """Deck ``d``'s entries of the kept deck block: its pile counts by kind (unseen and the known
