@@ -340,8 +340,8 @@ class NeighborhoodGame(Game):
                 kept[d] = (deck.unseen[:], deck.bottom[:])
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
         obs[_PILE:_DECISION] = self._deck_block
-        obs[hot] = 1.0
-        obs[at] = val
+        obs.put(hot, 1.0)
+        obs.put(at, val)
         return obs
 
     def _rotation(
