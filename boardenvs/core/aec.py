@@ -184,7 +184,7 @@ class BoardGameEnv(AECEnv, EzPickle):
             return
         state = self.game_state
         try:
-            index = action_index(action)
+            index = action if type(action) is int else action_index(action)
         except TypeError as err:
             raise IllegalActionError(
                 f"{self.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
@@ -372,36 +372,86 @@ def _fast(cls: type, guarded: bool = False) -> type:
         cls.__init__(self, env, *args, **kwargs)
 
     def last(self: wrappers.BaseWrapper, observe: bool = True) -> Any:
-        self._raw._check_live("last")
-        return cls.last(self, observe)
+        # AECEnv.last, with the bookkeeping read from the raw env once.
+        raw = self._raw
+        raw._check_live("last")
+        agent = raw.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     namespace["__init__"] = __init__
     namespace["last"] = last
     return type(cls.__name__, (cls,), namespace)
 
 
-TerminateIllegalWrapper = _fast(wrappers.TerminateIllegalWrapper)
+class TerminateIllegalWrapper(_fast(wrappers.TerminateIllegalWrapper)):  # type: ignore[misc]
+    """PettingZoo's TerminateIllegalWrapper with a direct path for the common step: a legal action of a
+    live agent whose observation (with its mask) was just taken goes straight to the env; every other
+    case (no observation taken, a dead step, an illegal action) runs PettingZoo's own code."""
+
+    def observe(self, agent: str) -> Any:
+        """The env's observation; the selected agent's is kept for the mask check (as PettingZoo's)."""
+        obs = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
+    def step(self, action: Any) -> None:
+        """Step a legal action of a live agent at once; anything else as PettingZoo does."""
+        prev = self._prev_obs
+        if type(prev) is dict and type(action) is int:
+            raw = self._raw
+            agent = raw.agent_selection
+            mask = prev["action_mask"]
+            live = not (raw.terminations[agent] or raw.truncations[agent])
+            if live and 0 <= action < len(mask) and mask[action]:
+                self._prev_obs = self._prev_info = None
+                self.env.step(action)
+                return
+        super().step(action)
 
 
 class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
     """PettingZoo's AssertOutOfBoundsWrapper, with the raw env's action check (:func:`action_index`)
     first: a bool, a float or an array of several actions is refused with the raw env's message before
-    TerminateIllegalWrapper indexes the mask with it; a 0-d integer array goes on as an ``int``."""
+    TerminateIllegalWrapper indexes the mask with it; a 0-d integer array goes on as an ``int``. An action
+    inside the agent's ``Discrete(n)`` goes on without the space's (slow) ``contains``."""
 
     def step(self, action: Any) -> None:
         """Check the type of a live agent's action, then PettingZoo's bounds check and the step."""
-        agent = self.agent_selection
-        if not (self.terminations[agent] or self.truncations[agent]):
+        raw = self._raw
+        agent = raw.agent_selection
+        if not (raw.terminations[agent] or raw.truncations[agent]):
             try:
                 action = action_index(action)
             except TypeError as err:
                 raise IllegalActionError(
-                    f"{self._raw.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
+                    f"{raw.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
                 ) from None
+            if 0 <= action < raw._num_actions[raw._player_of[agent]]:
+                self.env.step(action)
+                return
         super().step(action)
 
 
-OrderEnforcingWrapper = _fast(wrappers.OrderEnforcingWrapper, guarded=True)
+class OrderEnforcingWrapper(_fast(wrappers.OrderEnforcingWrapper, guarded=True)):  # type: ignore[misc]
+    """PettingZoo's OrderEnforcingWrapper; its ``step`` reads the raw env's ``agents`` directly."""
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's order checks, then the step."""
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 def wrap_env(raw: BoardGameEnv) -> AECEnv:

@@ -223,6 +223,7 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
+from boardenvs.core.deck import Deck
 from boardenvs.core.game import Game
 from boardenvs.neighborhood.board import NUM_CELLS
 from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
@@ -268,6 +269,13 @@ class NeighborhoodGame(Game):
             for k, c in enumerate(counts[d]):
                 self._inv_counts[KIND_OFFSET[d] + k] = 1.0 / c if c else 0.0
         self._inv_sizes = [1.0 / sum(c) for c in counts]
+        # The deck part of the observation (pile counts, known next card, pile sizes) changes only when
+        # a card is drawn or put back: it is kept here and re-encoded per deck when the deck differs
+        # from the one it was encoded from (compared by content, so any state of this game may ask).
+        self._deck_block = np.zeros(_DECISION - _PILE, dtype=np.float32)
+        self._deck_kept: list[tuple[list[int], list[int]]] = [([], [])] * NUM_DECKS
+        # The seat slots of a player at a table (L9), kept by player, table and colours.
+        self._rotations: dict[tuple[int, ...], tuple[list[int], list[int], list[int], list[int]]] = {}
 
     def num_actions(self, player: int) -> int:
         """247 actions for every seat."""
@@ -283,84 +291,96 @@ class NeighborhoodGame(Game):
 
     def observe(self, state: NeighborhoodState, player: int) -> np.ndarray:  # type: ignore[override]
         """``player``'s view: seat slots rotated so that ``player`` comes first."""
-        n = state.n
         actor = state.current_player()
-        idx: list[int] = []
-        val: list[float] = []
-        hp, alive, pos, pending, thug, colors = (
-            state.hp,
-            state.alive,
-            state.pos,
-            state.pending,
-            state.thug,
-            state.colors,
-        )
-        for r in range(n):
-            p = state.seat_after(player, r)
+        hp, alive, pos = state.hp, state.alive, state.pos
+        order, slot_of, hot, hp_at = self._rotation(state, player)
+        hot = hot[:]  # the colours of the slots; the other entries that are 1 follow
+        at = hp_at[:]  # the HP of the slots; the other entries with any value follow (in ``val``)
+        val = [hp[p] / MAX_HP for p in order]
+        pending, thug, skip = state.pending, state.thug, state.skip
+        for r, p in enumerate(order):
             base = SEAT * r
-            idx.append(base + _HP)
-            val.append(hp[p] / MAX_HP)
             if alive[p]:
-                idx += (base + pos[p], base + _ALIVE)
-                val += (1.0, 1.0)
-            idx.append(base + _COLOR + colors[p])
-            val.append(1.0)
+                hot += (base + pos[p], base + _ALIVE)
             if pending[p] >= 0:
-                idx.append(base + _PENDING + pending[p])
-                val.append(1.0)
+                hot.append(base + _PENDING + pending[p])
             if thug[p]:
-                idx.append(base + _THUG)
+                at.append(base + _THUG)
                 val.append(min(thug[p], 3) / 3.0)
-            if state.skip[p]:
-                idx.append(base + _SKIP)
-                val.append(1.0)
-            if p == state.to_move:
-                idx.append(base + _TURN)
-                val.append(1.0)
-            if p == actor:
-                idx.append(base + _DECIDER)
-                val.append(1.0)
-        idx += (_DIRECTION, _ROUND)
+            if skip[p]:
+                hot.append(base + _SKIP)
+        if state.to_move >= 0:
+            hot.append(SEAT * slot_of[state.to_move] + _TURN)
+        if actor >= 0:
+            hot.append(SEAT * slot_of[actor] + _DECIDER)
+        at += (_DIRECTION, _ROUND)
         val += (float(state.direction == 1), min(state.round / state.options.max_rounds, 1.0))
-        for L in range(4):
-            cell = state.trap_cell[L]
+        for cell, owner in zip(state.trap_cell, state.trap_owner, strict=True):
             if cell >= 0:
-                idx.append((_MY_TRAPS if state.trap_owner[L] == player else _OTHER_TRAPS) + cell)
-                val.append(1.0)
-        counts: list[int] = []
-        for d, deck in enumerate(state.decks):
-            counts += deck.unseen
-            if deck.bottom:
-                off = KIND_OFFSET[d]
-                for k in deck.bottom:
-                    counts[off + k] += 1
-                if deck.unseen_total == 0:
-                    idx.append(_NEXT + off + deck.bottom[0])
-                    val.append(1.0)
-            idx.append(_SIZES + d)
-            val.append((deck.unseen_total + len(deck.bottom)) * self._inv_sizes[d])
+                hot.append((_MY_TRAPS if owner == player else _OTHER_TRAPS) + cell)
         kind = state.decision_kind()
         if kind >= 0:
-            idx.append(_DECISION + kind)
-            val.append(1.0)
+            hot.append(_DECISION + kind)
         if state.stack:
             deck, card, roles = state.current_card()
             if deck >= 0:
-                idx.append(_CARD + KIND_OFFSET[deck] + card)
-                val.append(1.0)
+                hot.append(_CARD + KIND_OFFSET[deck] + card)
             for i, p in enumerate(roles):
                 if p >= 0:
-                    idx.append(_ROLES + MAX_PLAYERS * i + state.offset(player, p))
-                    val.append(1.0)
+                    hot.append(_ROLES + MAX_PLAYERS * i + slot_of[p])
             top = state.stack[-1]
             if top[0] == F_PROG and len(top) > PROG_BASE:
-                idx.append(_PATH)
+                at.append(_PATH)
                 val.append(min(top[12] / 5.0, 1.0))
+        kept = self._deck_kept
+        for d, deck in enumerate(state.decks):
+            unseen, bottom = kept[d]
+            if deck.unseen != unseen or deck.bottom != bottom:
+                self._encode_deck(d, deck)
+                kept[d] = (deck.unseen[:], deck.bottom[:])
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        obs[idx] = val
-        obs[_PILE:_NEXT] = counts
-        obs[_PILE:_NEXT] *= self._inv_counts
+        obs[_PILE:_DECISION] = self._deck_block
+        obs.put(hot, 1.0)
+        obs.put(at, val)
         return obs
+
+    def _rotation(
+        self, state: NeighborhoodState, player: int
+    ) -> tuple[list[int], list[int], list[int], list[int]]:
+        """For ``player`` at ``state``'s table (L9), kept by table: the seat of each slot, the slot of each
+        seat, the colour entries of the slots and the indices of their HP."""
+        key = (player, *state.table, *state.colors)
+        found = self._rotations.get(key)
+        if found is None:
+            table = state.table
+            at = table.index(player)
+            order = table[at:] + table[:at]
+            slot_of = [0] * len(order)
+            for r, p in enumerate(order):
+                slot_of[p] = r
+            colours = [SEAT * r + _COLOR + state.colors[p] for r, p in enumerate(order)]
+            found = self._rotations[key] = (
+                order,
+                slot_of,
+                colours,
+                [SEAT * r + _HP for r in range(len(order))],
+            )
+        return found
+
+    def _encode_deck(self, d: int, deck: Deck) -> None:
+        """Deck ``d``'s entries of the kept deck block: its pile counts by kind (unseen and the known
+        cards below, L25) over the deck's counts, the next card when known, the pile size."""
+        block = self._deck_block
+        off = KIND_OFFSET[d]
+        counts = deck.draw_pile_counts()
+        kinds = slice(off, off + len(counts))
+        block[kinds] = counts
+        block[kinds] *= self._inv_counts[kinds]
+        nxt = slice(_NEXT - _PILE + off, _NEXT - _PILE + off + len(counts))
+        block[nxt] = 0.0
+        if deck.bottom and deck.unseen_total == 0:
+            block[nxt.start + deck.bottom[0]] = 1.0
+        block[_SIZES - _PILE + d] = (deck.unseen_total + len(deck.bottom)) * self._inv_sizes[d]
 
     def draw(self, state: NeighborhoodState, view: int | None = None) -> Any:  # type: ignore[override]
         """A picture of ``state`` (``PIL.Image.Image``, 900 x 690): board, characters, HP, cards, dice.

@@ -308,6 +308,49 @@ def test_wrapped_env_ends_the_game_on_illegal_action():
     assert env.agents == []
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_wrapped_env_steps_exactly_as_pettingzoos_own_wrappers(seed):
+    """Our wrapper stack (direct paths for legal steps) against PettingZoo's classes over the same game:
+    the same observations, rewards and ends, with illegal actions, unobserved steps and dead steps."""
+    from pettingzoo.utils import wrappers
+
+    ours = toy_game.env(num_players=3, target=6, max_turns=60)
+    theirs = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(toy_game.raw_env(num_players=3, target=6, max_turns=60), -1)
+        )
+    )
+    rng = np.random.default_rng(seed)
+    for env in (ours, theirs):
+        env.reset(seed=seed)
+    for _ in range(400):
+        if not theirs.agents:
+            break
+        assert ours.agents == theirs.agents and ours.agent_selection == theirs.agent_selection
+        if rng.random() < 0.8:  # sometimes step without looking (TerminateIllegalWrapper observes then)
+            a, b = ours.last(), theirs.last()
+            np.testing.assert_array_equal(a[0]["observation"], b[0]["observation"])
+            np.testing.assert_array_equal(a[0]["action_mask"], b[0]["action_mask"])
+            assert a[1:] == b[1:]
+        agent = theirs.agent_selection
+        if theirs.terminations[agent] or theirs.truncations[agent]:
+            action = None
+        else:
+            mask = theirs.unwrapped.observe(agent)["action_mask"]
+            legal = np.flatnonzero(mask)
+            action = DOUBLE if not mask[DOUBLE] and rng.random() < 0.15 else int(rng.choice(legal))
+        for env in (ours, theirs):
+            env.step(action)
+        assert ours.rewards == theirs.rewards and ours.terminations == theirs.terminations
+        assert ours.truncations == theirs.truncations
+        assert ours._cumulative_rewards == theirs._cumulative_rewards
+    assert not ours.agents and not theirs.agents
+    for env in (ours, theirs):  # out of the action space: PettingZoo's assertion
+        env.reset(seed=seed)
+        with pytest.raises(AssertionError, match="action space"):
+            env.step(7)
+
+
 # -- observations ---------------------------------------------------------------------------------
 
 
