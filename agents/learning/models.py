@@ -184,10 +184,11 @@ class LearnedPolicy(Policy):
 
     It plays a frozen copy of the model's network (:func:`~boardenvs_agents.learning.network.frozen_network`,
     taken when the policy is made: train the model further and make a new policy to follow it). A
-    decision is :meth:`encode` (the observation and mask of the player to move), the network's
+    decision is :meth:`forced` (the only legal action, where there is no choice), or else :meth:`encode`
+    (the observation and mask of the player to move), the network's
     :meth:`~boardenvs_agents.learning.network.FrozenNetwork.scores`, then :meth:`choose`; :meth:`act` does
-    the three for one decision, and a vector env does the middle one for a batch of decisions of many
-    envs (:attr:`batch_key` names the network), with the same result for each.
+    it all for one decision, and a vector env scores a batch of decisions of many envs at once
+    (:attr:`batch_key` names the network), with the same result for each.
 
     Args:
         model: the SB3 model (MaskablePPO or MaskedDQN).
@@ -224,6 +225,7 @@ class LearnedPolicy(Policy):
         self.network = network if network is not None else frozen_network(model)
         #: Epsilon of a stochastic DQN policy (the model's exploration rate when the policy was made).
         self.exploration_rate = float(getattr(model, "exploration_rate", 0.0))
+        self._options_seen: Any = None
 
     @classmethod
     def from_file(
@@ -250,17 +252,31 @@ class LearnedPolicy(Policy):
 
     def encode(self, state: State) -> tuple[Any, np.ndarray]:
         """The observation (as in training) and the boolean legal-action mask of the player to move."""
+        seat = self._check(state)
+        return self.view.observe(state, seat), self.view.mask(state, seat)
+
+    def forced(self, state: State) -> int | None:
+        """The only legal action where there is no choice (played without the network and without a
+        draw from the generator, alone or batched), else ``None``."""
+        self._check(state)
+        legal = state.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
+    def _check(self, state: State) -> int:
+        """The player to move, after checking this policy was trained for its seat and the options."""
         seat = state.current_player()
         options = getattr(state, "options", None)
-        if options is not None and options != self.game.options:
-            raise ValueError(
-                f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
-            )
+        if options is not None and options is not self._options_seen:
+            if options != self.game.options:
+                raise ValueError(
+                    f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
+                )
+            self._options_seen = options  # options are frozen: checked once per object
         if self.learner_seat is not None and seat != self.learner_seat:
             raise ValueError(
                 f"{self.name} was trained for seat {self.learner_seat}, asked to play seat {seat}"
             )
-        return self.view.observe(state, seat), self.view.mask(state, seat)
+        return seat
 
     def choose(self, scores: np.ndarray, mask: np.ndarray) -> int:
         """The action for one decision from the network's ``scores`` row (``-inf`` where illegal):
@@ -285,6 +301,9 @@ class LearnedPolicy(Policy):
 
     def act(self, state: State) -> int:
         """The model's action for the player to move, among legal actions only."""
+        forced = self.forced(state)
+        if forced is not None:
+            return forced
         obs, mask = self.encode(state)
         return self.choose(self.network.scores([obs], mask[None])[0], mask)
 

@@ -115,7 +115,7 @@ class NumpyMLP(FrozenNetwork):
             elif activation == "relu":
                 np.maximum(h, self._relu_zero, out=h)
         out = h.reshape(len(h), -1)
-        out[~np.asarray(masks, dtype=bool)] = -np.inf
+        np.copyto(out, np.float32(-np.inf), where=~np.asarray(masks, dtype=bool))
         return out
 
 

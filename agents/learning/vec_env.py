@@ -10,11 +10,15 @@ that instead advances every env to its learner's next decision together:
 1. each env runs :meth:`~boardenvs.wrappers.SingleAgentEnv.step_moves` (a coroutine of ``step()``) until
    the learner must decide again, the game ends, or an opponent with a ``batch_key`` (a network) must
    move; random, heuristic and search opponents act inside, as in ``step()``;
-2. the pending decisions of all envs are grouped by ``batch_key`` (one group per network) and each
-   group is scored in one call (:meth:`~boardenvs_agents.learning.network.FrozenNetwork.scores`);
-3. each opponent picks its action from its row
-   (:meth:`~boardenvs_agents.learning.models.LearnedPolicy.choose`: the best, or a draw from its own
+2. a decision without a choice is played at once (``forced``: the only legal action); the others are
+   encoded (``encode``: observation and mask), grouped by ``batch_key`` (one group per network), and
+   each group is scored in one call (``network.scores``,
+   :class:`~boardenvs_agents.learning.network.FrozenNetwork`);
+3. each opponent picks its action from its row (``choose``: the best, or a draw from its own
    generator) and its env goes on; repeat until no env waits.
+
+:class:`~boardenvs_agents.learning.models.LearnedPolicy` has these five members (``batch_key``,
+``network``, ``forced``, ``encode``, ``choose``), and its ``act()`` is the same steps for one decision.
 
 Envs whose episode ends are reset (SB3's auto-reset, ``info["terminal_observation"]``) in the same
 rounds. Each env keeps SB3 ``Monitor``'s bookkeeping (``info["episode"]``), and
@@ -220,7 +224,11 @@ class EnvGroup:
                     value = None
                     moves = self._finished(i, stop.value)
                     continue
-                obs, mask = policy.encode(self.slots[i].env.state)
+                state = self.slots[i].env.state
+                value = policy.forced(state)
+                if value is not None:  # no choice: answered at once, as act() does
+                    continue
+                obs, mask = policy.encode(state)
                 key = policy.batch_key
                 requests.append((key, obs, mask, None if key in self.sent else policy.network))
                 self.sent.add(key)
@@ -364,6 +372,8 @@ class BatchedVecEnv(VecEnv):
                 if start_method is None:
                     start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
                 ctx = mp.get_context(start_method)
+                if start_method == "forkserver":  # workers fork with the libraries imported, once
+                    ctx.set_forkserver_preload(["boardenvs_agents.learning.training"])
                 cuts = np.linspace(0, n, self.workers + 1).round().astype(int)
                 self.bounds = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
                 for index, (a, b) in enumerate(self.bounds):
@@ -459,21 +469,23 @@ class BatchedVecEnv(VecEnv):
 
     def _score(self, requests: list[list[Request]]) -> list[list[np.ndarray]]:
         """One batched forward pass per network over every group's requests; rows back per group."""
-        by_key: dict[str, list[tuple[int, int]]] = {}
+        batches: dict[str, tuple[list[Any], list[np.ndarray], list[tuple[int, int]]]] = {}
         for g, group_requests in enumerate(requests):
-            for j, (key, _obs, _mask, network) in enumerate(group_requests):
+            for j, (key, obs, mask, network) in enumerate(group_requests):
                 if network is not None:
                     self.networks[key] = network
-                by_key.setdefault(key, []).append((g, j))
+                batch = batches.get(key)
+                if batch is None:
+                    batches[key] = batch = ([], [], [])
+                batch[0].append(obs)
+                batch[1].append(mask)
+                batch[2].append((g, j))
         rows: list[list[Any]] = [[None] * len(r) for r in requests]
-        for key, where in by_key.items():
+        for key, (observations, masks, where) in batches.items():
             network = self.networks.get(key)
             if network is None:
                 raise RuntimeError(f"no network for opponent key {key!r} (a worker did not send it)")
-            observations = [requests[g][j][1] for g, j in where]
-            masks = np.stack([requests[g][j][2] for g, j in where])
-            scores = network.scores(observations, masks)
-            for (g, j), row in zip(where, scores, strict=True):
+            for (g, j), row in zip(where, network.scores(observations, np.array(masks)), strict=True):
                 rows[g][j] = row
             self.last_used[key] = self.vec_steps
             self.forward_calls += 1

@@ -97,14 +97,21 @@ def test_the_numpy_copy_plays_as_the_sb3_model(models, algo):
 
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
 def test_sampling_opponents_draw_the_same_actions_from_batched_rows(models, algo):
+    """As a vector env does: decisions without a choice are played at once (no draw), the others
+    scored in one batch, then each chosen from its row with the policy's generator, in order."""
     game = make_game("sorry_v0", **OPTIONS)
     one_at_a_time = LearnedPolicy(models[algo], game, None, algo == "dqn", deterministic=False, seed=7)
     batched = one_at_a_time.clone(seed=7)
-    states = decision_states(50, seed=2)
+    states = decision_states(60, seed=2)
     expected = [one_at_a_time.act(state) for state in states]
-    encoded = [batched.encode(state) for state in states]
+    forced = {i: batched.forced(state) for i, state in enumerate(states)}
+    assert 0 < sum(a is not None for a in forced.values()) < len(states)  # both kinds of decision
+    chosen = [i for i, a in forced.items() if a is None]
+    encoded = [batched.encode(states[i]) for i in chosen]
     rows = batched.network.scores([o for o, _ in encoded], np.stack([m for _, m in encoded]))
-    assert [batched.choose(row, mask) for row, (_, mask) in zip(rows, encoded, strict=True)] == expected
+    for i, row, (_, mask) in zip(chosen, rows, encoded, strict=True):
+        forced[i] = batched.choose(row, mask)
+    assert [forced[i] for i in range(len(states))] == expected
     greedy = LearnedPolicy(models[algo], game, None, algo == "dqn")
     assert expected != [greedy.act(state) for state in states]  # it did sample
 
