@@ -3,14 +3,19 @@
 For each env it measures, on the same loop of uniformly random legal moves, ``env()`` (the PettingZoo
 AEC API with the standard wrappers, what users run), ``raw_env()`` (our adapter alone) and ``core`` (the
 rules state alone), with PettingZoo's ``connect_four_v3`` as the reference; then the search agent's
-simulations per second with random rollouts to the end and with ``depth=10,leaf=eval``. The measuring
-is :mod:`boardenvs_agents.arena.speed`.
+simulations per second with random rollouts to the end and with ``depth=10,leaf=eval``; then training
+throughput: MaskablePPO from ``configs/<game>/ppo.yaml`` against random, heuristic and self-play
+opponents at 2 and 8 envs (steps per second, the share of the time spent waiting for the envs, and
+how many opponent decisions each batched forward pass answered). The measuring is
+:mod:`boardenvs_agents.arena.speed`.
 
 Usage::
 
-    python scripts/benchmark.py                 # every env, 3 s per row
+    python scripts/benchmark.py                 # every env, 3 s per row; training rows of 6,144 steps
     python scripts/benchmark.py --seconds 1 --envs sorry_v0
     python scripts/benchmark.py --no-mcts       # without the search table
+    python scripts/benchmark.py --train-steps 0 # without the training table
+    python scripts/benchmark.py --train-envs 2 8 32 --train-vec-env batched subproc:1 subproc:2
 
 Each row is measured in ``--repeats`` short rounds, interleaved with the other rows, and the best
 round is reported: on a shared machine noise only ever slows a round down.
@@ -20,12 +25,21 @@ from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import warnings
 
 import numpy as np
 
 import boardenvs
-from boardenvs_agents.arena.speed import envs_table, measure_envs, measure_search, search_table
+from boardenvs_agents.arena.speed import (
+    envs_table,
+    measure_envs,
+    measure_search,
+    measure_training,
+    parse_vec_env,
+    search_table,
+    training_table,
+)
 from boardenvs_agents.cli import check_extra
 
 
@@ -40,6 +54,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--envs", nargs="*", default=None, help="env names (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and the move choices")
     parser.add_argument("--no-mcts", action="store_true", help="skip the search agent's table")
+    train = parser.add_argument_group("training throughput")
+    train.add_argument(
+        "--train-steps", type=int, default=6144,
+        help="learner steps per training row and round (0: no training table)",
+    )  # fmt: skip
+    train.add_argument("--train-envs", type=int, nargs="+", default=[2, 8], help="numbers of envs (rows)")
+    train.add_argument("--train-rounds", type=int, default=3, help="interleaved rounds per row, best kept")
+    train.add_argument("--train-game", default="sorry_v0", help="game (its configs/<game>/ppo.yaml)")
+    train.add_argument("--train-rollout", type=int, default=2048, help="PPO rollout size, all envs together")
+    train.add_argument(
+        "--train-vec-env", nargs="+", default=["batched"],
+        help="vector envs (rows for each): batched, dummy, subproc or subproc:N (N worker processes)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     args.envs = args.envs or boardenvs.env_names()
     unknown = sorted(set(args.envs) - set(boardenvs.env_names()))
@@ -47,8 +74,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"unknown environment {unknown[0]!r}; available: {boardenvs.env_names()}")
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be positive and --repeats at least 1")
+    if args.train_steps < 0 or min(args.train_rounds, args.train_rollout, *args.train_envs) < 1:
+        parser.error("--train-steps must be >= 0, and --train-rounds, --train-rollout, --train-envs >= 1")
+    for spec in args.train_vec_env:
+        try:
+            parse_vec_env(spec)
+        except ValueError as err:
+            parser.error(f"--train-vec-env: {err}")
+    if args.train_game not in boardenvs.env_names():
+        parser.error(f"unknown --train-game {args.train_game!r}; available: {boardenvs.env_names()}")
     try:
         check_extra("test", "pygame")  # PettingZoo's connect_four, the reference row
+        if args.train_steps:
+            check_extra("train", "torch", "stable_baselines3", "sb3_contrib")
     except ImportError as err:
         parser.error(str(err))
     return args
@@ -65,12 +103,28 @@ def main(argv: list[str] | None = None) -> None:
     )
     print()
     print(envs_table(rows))
-    if args.no_mcts:
-        return
-    print()
-    print("Search (MCTSPolicy, 25 simulations per decision, on decision positions of a random game):")
-    print()
-    print(search_table(measure_search(args.envs, args.seconds, args.seed)))
+    if not args.no_mcts:
+        print()
+        print("Search (MCTSPolicy, 25 simulations per decision, on decision positions of a random game):")
+        print()
+        print(search_table(measure_search(args.envs, args.seconds, args.seed)))
+    if args.train_steps:
+        def progress(label: str) -> None:
+            print(f"training: {label}", file=sys.stderr, flush=True)
+
+        training = measure_training(
+            args.train_game, args.train_envs, args.train_steps, args.train_rounds, args.train_vec_env,
+            args.train_rollout, args.seed, progress,
+        )  # fmt: skip
+        print()
+        print(
+            f"Training throughput (MaskablePPO, configs/{args.train_game}/ppo.yaml, rollouts of "
+            f"{args.train_rollout:,} steps, "
+            f"torch_threads=1; best of {args.train_rounds} interleaved rounds of {args.train_steps:,} steps; "
+            "self-play: every other seat a snapshot of the learner):"
+        )
+        print()
+        print(training_table(training))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Smoke test of scripts/benchmark.py: it runs end to end and prints one row per layer."""
+"""Smoke test of scripts/benchmark.py: it runs end to end and prints one row per layer, the search table
+and the training-throughput table (structure only: timings are the machine's)."""
 
 import subprocess
 import sys
@@ -11,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_benchmark_prints_every_layer_and_the_reference():
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.2", "--envs", "sorry_v0"],
+        [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.2", "--envs", "sorry_v0",
+         "--train-steps", "0"],
         capture_output=True, text=True, check=True, timeout=120,
     ).stdout  # fmt: skip
     tables = out.split("\n\n")
@@ -35,6 +37,52 @@ def test_benchmark_prints_every_layer_and_the_reference():
         ("sorry_v0", "depth=10,leaf=eval"),
     ]
     assert all(float(row.split("|")[3].replace(",", "")) > 0 for row in search)
+    assert len(tables) == 4 and "Training throughput" not in out  # --train-steps 0: no training table
+
+
+def table_rows(table):
+    """The cells of a Markdown table's rows, header left out."""
+    lines = [line for line in table.splitlines() if line.startswith("| ")][1:]
+    return [[cell.strip() for cell in line.split("|")[1:-1]] for line in lines]
+
+
+def test_benchmark_training_table_with_a_tiny_budget():
+    """Random, heuristic and self-play opponents at each number of envs, envs in this process and in two
+    worker processes: steps/s, env share, the ratio to random and, for the networks, opponent decisions
+    per batched forward pass."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.1", "--repeats", "1",
+         "--envs", "sorry_v0", "--no-mcts", "--train-steps", "64", "--train-rollout", "64",
+         "--train-envs", "2", "3", "--train-rounds", "1", "--train-vec-env", "batched", "subproc:2"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    tables = proc.stdout.split("\n\n")
+    assert tables[2].startswith("Training throughput") and "rollouts of 64 steps" in tables[2]
+    rows = table_rows(tables[3])
+    kinds = ("random", "heuristic", "self-play")
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        (k, envs, where) for where in ("batched", "subproc, 2 workers") for envs in ("2", "3") for k in kinds
+    ]
+    for opponents, _envs, _kind, steps, share, ratio, per_call in rows:
+        assert float(steps.replace(",", "")) > 0
+        assert share.endswith("%") and 0 < int(share[:-1]) < 100
+        assert ratio.endswith("x") and (opponents != "random" or ratio == "1.00x")
+        # Snapshots are networks, batched across the envs; random and heuristic players are not.
+        assert (float(per_call) >= 1) if opponents == "self-play" else per_call == ""
+    assert "training: round 1/1: self-play, 3 envs, subproc:2" in proc.stderr  # progress on stderr
+
+
+def test_benchmark_rejects_bad_training_sizes():
+    for args, message in [
+        (["--train-envs", "0"], "--train-envs >= 1"),
+        (["--train-vec-env", "subproc:0"], "a vec env is batched, dummy, subproc or subproc:N"),
+        (["--train-game", "nope_v0"], "unknown --train-game 'nope_v0'"),
+    ]:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.1", *args],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
 
 
 def test_benchmark_rejects_an_unknown_env():

@@ -69,8 +69,12 @@ class TrainConfig:
     total_timesteps: int = 200_000
     #: Parallel environments.
     n_envs: int = 2
-    #: ``dummy`` (one process) or ``subproc`` (one process per env).
-    vec_env: Literal["dummy", "subproc"] = "dummy"
+    #: ``batched`` (the envs in the training process, network opponents answered in batched forward
+    #: passes), ``subproc`` (the same with the envs in ``workers`` processes) or ``dummy`` (SB3's
+    #: DummyVecEnv: every opponent move is its own forward pass; the same games, slower).
+    vec_env: Literal["batched", "subproc", "dummy"] = "batched"
+    #: Worker processes for ``vec_env: subproc`` (null: one per CPU core, at most ``n_envs``).
+    workers: int | None = None
     #: The learner's seat, or null to draw it every episode.
     learner_seat: int | None = None
     #: Opponent kinds and their weights: agent specs and ``self`` (snapshots of the learner).
@@ -91,6 +95,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if min(self.total_timesteps, self.n_envs, self.checkpoint_every, self.torch_threads) < 1:
             raise ValueError("total_timesteps, n_envs, checkpoint_every and torch_threads must be at least 1")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be at least 1 (or null: one per CPU core), got {self.workers}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, YAML-able dict."""

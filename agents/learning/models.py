@@ -28,6 +28,7 @@ from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import State
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
+from boardenvs_agents.learning.network import FrozenNetwork, frozen_network
 
 METADATA_NAME = "boardenvs.json"
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -181,14 +182,26 @@ def kept_global_generators() -> Iterator[None]:
 class LearnedPolicy(Policy):
     """A trained SB3 model playing through the common interface (masks always applied).
 
+    It plays a frozen copy of the model's network (:func:`~boardenvs_agents.learning.network.frozen_network`,
+    taken when the policy is made: train the model further and make a new policy to follow it). A
+    decision is :meth:`forced` (the only legal action, where there is no choice), or else :meth:`encode`
+    (the observation and mask of the player to move), the network's
+    :meth:`~boardenvs_agents.learning.network.FrozenNetwork.scores`, then :meth:`choose`; :meth:`act` does
+    it all for one decision, and a vector env scores a batch of decisions of many envs at once
+    (:attr:`batch_key` names the network), with the same result for each.
+
     Args:
         model: the SB3 model (MaskablePPO or MaskedDQN).
         game: the game it plays (observations are encoded exactly as in training).
         learner_seat: the seat it was trained for (``None``: any seat).
         mask_in_observation: whether its observations carry the mask (DQN).
-        deterministic: greedy actions (``True``) or samples from the policy.
+        deterministic: greedy actions (``True``) or samples: from the policy's masked distribution
+            (PPO), epsilon-greedy with the model's exploration rate (DQN); drawn with the policy's own
+            generator.
         seed: seed of the generator used when sampling.
         name: label in tables.
+        network: the frozen network to play (default: a copy of ``model``'s; policies loaded from one
+            file share theirs).
     """
 
     def __init__(
@@ -200,6 +213,7 @@ class LearnedPolicy(Policy):
         deterministic: bool = True,
         seed: int | None = None,
         name: str = "learned",
+        network: FrozenNetwork | None = None,
     ) -> None:
         super().__init__(seed)
         self.model = model
@@ -208,6 +222,10 @@ class LearnedPolicy(Policy):
         self.learner_seat = learner_seat
         self.deterministic = deterministic
         self.name = name
+        self.network = network if network is not None else frozen_network(model)
+        #: Epsilon of a stochastic DQN policy (the model's exploration rate when the policy was made).
+        self.exploration_rate = float(getattr(model, "exploration_rate", 0.0))
+        self._options_seen: Any = None
 
     @classmethod
     def from_file(
@@ -217,36 +235,82 @@ class LearnedPolicy(Policy):
         model, meta = load_model(path, game)
         return cls(
             model, game, meta["learner_seat"], meta["mask_in_observation"], deterministic, seed,
-            name or f"{meta['algo']}:{Path(path).stem}",
+            name or f"{meta['algo']}:{Path(path).stem}", frozen_network(model, file_key(path)),
         )  # fmt: skip
 
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed the sampling generator (and torch's, which SB3 samples with)."""
-        super().reset(seed)
-        if seed is not None and not self.deterministic:
-            import torch
+    def clone(self, seed: int | None = None) -> LearnedPolicy:
+        """The same player (model and network shared) with a generator of its own."""
+        return LearnedPolicy(
+            self.model, self.game, self.learner_seat, self.view.mask_in_observation, self.deterministic,
+            seed, self.name, self.network,
+        )  # fmt: skip
 
-            torch.manual_seed(seed)
+    @property
+    def batch_key(self) -> str:
+        """Names the network: decisions of policies with the same key may share a forward pass."""
+        return self.network.key
 
-    def act(self, state: State) -> int:
-        """The model's action for the player to move, among legal actions only."""
+    def encode(self, state: State) -> tuple[Any, np.ndarray]:
+        """The observation (as in training) and the boolean legal-action mask of the player to move."""
+        seat = self._check(state)
+        return self.view.observe(state, seat), self.view.mask(state, seat)
+
+    def forced(self, state: State) -> int | None:
+        """The only legal action where there is no choice (played without the network and without a
+        draw from the generator, alone or batched), else ``None``."""
+        self._check(state)
+        legal = state.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
+    def _check(self, state: State) -> int:
+        """The player to move, after checking this policy was trained for its seat and the options."""
         seat = state.current_player()
         options = getattr(state, "options", None)
-        if options is not None and options != self.game.options:
-            raise ValueError(
-                f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
-            )
+        if options is not None and options is not self._options_seen:
+            if options != self.game.options:
+                raise ValueError(
+                    f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
+                )
+            self._options_seen = options  # options are frozen: checked once per object
         if self.learner_seat is not None and seat != self.learner_seat:
             raise ValueError(
                 f"{self.name} was trained for seat {self.learner_seat}, asked to play seat {seat}"
             )
-        obs = self.view.observe(state, seat)
-        mask = self.view.mask(state, seat)
-        if self.view.mask_in_observation:
-            action, _ = self.model.predict(obs, deterministic=self.deterministic)
-        else:
-            action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
-        action = int(np.asarray(action).reshape(-1)[0])
+        return seat
+
+    def choose(self, scores: np.ndarray, mask: np.ndarray) -> int:
+        """The action for one decision from the network's ``scores`` row (``-inf`` where illegal):
+        the best, or a draw with this policy's generator (see the class docstring)."""
+        if self.deterministic:
+            return self._checked(int(scores.argmax()), mask)
+        legal = np.flatnonzero(mask)
+        if len(legal) == 0:
+            raise RuntimeError(f"{self.name} asked to act where no action is legal")
+        if self.network.kind == "logits":
+            z = scores[legal].astype(np.float64)
+            p = np.exp(z - z.max())
+            return self._checked(int(legal[self.rng.choice(len(legal), p=p / p.sum())]), mask)
+        if self.rng.random() < self.exploration_rate:
+            return self._checked(int(legal[int(self.rng.random() * len(legal))]), mask)
+        return self._checked(int(scores.argmax()), mask)
+
+    def _checked(self, action: int, mask: np.ndarray) -> int:
         if not mask[action]:  # cannot happen with masks applied; never play an illegal move
             raise RuntimeError(f"{self.name} chose illegal action {action}")
         return action
+
+    def act(self, state: State) -> int:
+        """The model's action for the player to move, among legal actions only."""
+        forced = self.forced(state)
+        if forced is not None:
+            return forced
+        obs, mask = self.encode(state)
+        return self.choose(self.network.scores([obs], mask[None])[0], mask)
+
+
+def file_key(path: str | Path) -> str:
+    """Names the model saved at ``path`` as it is now (the resolved path, modification time and size):
+    networks loaded from it, in any process, share the key."""
+    path = Path(path).resolve()
+    stat = path.stat()
+    return f"file:{path}:{stat.st_mtime_ns}:{stat.st_size}"

@@ -56,7 +56,7 @@ from boardenvs_agents.learning.config import TrainConfig, check_config, load_con
 from boardenvs_agents.learning.models import algorithm_class, atomic_write, save_model
 
 #: Config keys a resume may change with ``--set`` (anything else would make it another run).
-RESUMABLE_KEYS = ("total_timesteps", "checkpoint_every", "vec_env", "torch_threads")
+RESUMABLE_KEYS = ("total_timesteps", "checkpoint_every", "vec_env", "workers", "torch_threads")
 
 
 class RunError(Exception):
@@ -284,6 +284,7 @@ class _Session:
             EvaluationCallback,
             ProgressCallback,
             SelfPlayCallback,
+            env_wait_seconds,
             final_metadata,
         )
 
@@ -335,7 +336,7 @@ class _Session:
             for callback in callbacks:
                 callback.init_callback(model)
         seconds = time.perf_counter() - start
-        env_seconds = sum(vec_env.get_attr("env_seconds"))
+        env_seconds = env_wait_seconds(vec_env)
         if self.saved_step != model.num_timesteps:
             self.save()  # the end of training, so that a kill during the final evaluation loses nothing
 
@@ -348,10 +349,7 @@ class _Session:
             "train_seconds_this_session": seconds,
             "steps_per_second": (model.num_timesteps - start_steps) / seconds if seconds else None,
             "env_seconds_this_session": env_seconds,
-            "env_share_of_time": env_seconds
-            / (seconds * (config.n_envs if config.vec_env == "subproc" else 1))
-            if seconds
-            else None,
+            "env_share_of_time": env_seconds / seconds if seconds else None,
             "final_eval": final_eval,
         }
         save_model(

@@ -34,6 +34,9 @@ class OpponentPool:
         max_snapshots: how many of the newest snapshots are kept.
         game_options: the game's options (snapshots are checked against them when loaded).
         root: the folder snapshot names are relative to (default: none, names are the paths given).
+        cache: snapshots already loaded, shared by the pools of one process (the envs of a vector env
+            add the same snapshots): each pool gets its own player, with its own generator, sharing
+            the model and network (default: every pool loads its own).
     """
 
     def __init__(
@@ -43,6 +46,7 @@ class OpponentPool:
         max_snapshots: int = 5,
         game_options: Mapping[str, Any] | None = None,
         root: str | Path | None = None,
+        cache: SnapshotCache | None = None,
     ) -> None:
         if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
             raise ValueError(
@@ -60,6 +64,7 @@ class OpponentPool:
             if spec != "self"
         }
         self.root = None if root is None else Path(root).absolute()
+        self.cache = cache
         #: Names of the snapshots kept, oldest first (paths relative to ``root`` where under it).
         self.snapshot_paths: list[str] = []
         self._snapshots: list[Any] = []
@@ -89,6 +94,8 @@ class OpponentPool:
         path = Path(name)
         if self.root is not None and not path.is_absolute():
             path = self.root / path
+        if self.cache is not None:
+            return self.cache.load(path, self.game_name, self.game_options)
         game = make_game(self.game_name, **self.game_options)
         return LearnedPolicy.from_file(path, game, name="self")
 
@@ -161,3 +168,31 @@ class OpponentPool:
             else:
                 out.append(self.baselines[kind])
         return out
+
+
+class SnapshotCache:
+    """Snapshots loaded once per process for the pools of many envs (:class:`OpponentPool`'s
+    ``cache``): the newest ``size`` files are kept; a pool gets a clone of the loaded player (the
+    model and network shared, a generator of its own).
+
+    Args:
+        size: files kept (older ones are loaded again if asked for).
+    """
+
+    def __init__(self, size: int = 8) -> None:
+        if size < 1:
+            raise ValueError(f"a snapshot cache holds at least 1 file, got size={size}")
+        self.size = size
+        self._loaded: dict[tuple[str, str, str], Any] = {}
+
+    def load(self, path: str | Path, game_name: str, game_options: Mapping[str, Any]) -> Any:
+        """A fresh ``"self"`` player of the model saved at ``path`` (checked against the game)."""
+        from boardenvs_agents.learning.models import LearnedPolicy, file_key
+
+        key = (file_key(path), game_name, repr(sorted(dict(game_options).items())))
+        if key not in self._loaded:
+            game = make_game(game_name, **game_options)
+            self._loaded[key] = LearnedPolicy.from_file(path, game, name="self")
+            for old in list(self._loaded)[: -self.size]:
+                del self._loaded[old]
+        return self._loaded[key].clone()

@@ -2,7 +2,8 @@
 
 * :func:`make_vec_env`: the single-agent view of the game
   (:func:`~boardenvs_agents.learning.envs.make_single_agent_env`), one learner seat per episode, the other
-  seats from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, in one process or several;
+  seats from an :class:`~boardenvs_agents.learning.selfplay.OpponentPool`, network opponents answered in
+  batches (:class:`~boardenvs_agents.learning.vec_env.BatchedVecEnv`), in one process or several;
 * callbacks for Stable-Baselines3: a progress bar, and, at rollout boundaries (after the update),
   checkpoints (:class:`CheckpointCallback`, written by :mod:`boardenvs_agents.learning.run`), self-play
   snapshots (:class:`SelfPlayCallback`) and evaluation against baselines with seats rotated
@@ -22,7 +23,7 @@ from typing import Any
 import gymnasium
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 from boardenvs.core.game import Game
 from boardenvs.registry import make_game
@@ -33,7 +34,8 @@ from boardenvs_agents.base import Policy
 from boardenvs_agents.learning.config import TrainConfig
 from boardenvs_agents.learning.envs import make_single_agent_env
 from boardenvs_agents.learning.models import LearnedPolicy, atomic_write, model_metadata, save_model
-from boardenvs_agents.learning.selfplay import OpponentPool
+from boardenvs_agents.learning.selfplay import OpponentPool, SnapshotCache
+from boardenvs_agents.learning.vec_env import BatchedVecEnv
 
 
 class TimedEnv(gymnasium.Wrapper):
@@ -88,11 +90,14 @@ class TimedEnv(gymnasium.Wrapper):
         monitor.total_steps = int(data["monitor"]["total_steps"])
 
 
-def _env_factory(config: TrainConfig, root: Path | None) -> Callable[[], gymnasium.Env]:
-    def make() -> gymnasium.Env:
+def _env_factory(
+    config: TrainConfig, root: Path | None, cache: SnapshotCache, wrap: bool
+) -> Callable[[], Any]:
+    def make() -> Any:
         pool = OpponentPool(
-            config.game, config.opponents, config.selfplay.max_snapshots, config.game_options, root=root
-        )
+            config.game, config.opponents, config.selfplay.max_snapshots, config.game_options, root=root,
+            cache=cache,
+        )  # fmt: skip
         # The masks keep every action the learner takes legal: one that is not is a bug to stop on, not a
         # lost game to learn from, so training asks for "raise" (the env's default is "lose").
         env = make_single_agent_env(
@@ -103,20 +108,48 @@ def _env_factory(config: TrainConfig, root: Path | None) -> Callable[[], gymnasi
             illegal_action="raise",
             **config.game_options,
         )
-        return TimedEnv(Monitor(env))
+        return TimedEnv(Monitor(env)) if wrap else env
 
     return make
 
 
 def make_vec_env(config: TrainConfig, root: str | Path | None = None) -> VecEnv:
-    """``config.n_envs`` seeded copies of the learner's env, in this process or in subprocesses.
+    """``config.n_envs`` seeded copies of the learner's env (``config.vec_env``):
 
+    * ``batched``: a :class:`~boardenvs_agents.learning.vec_env.BatchedVecEnv` in this process, network
+      opponents answered in batched forward passes;
+    * ``subproc``: the same with the envs in ``config.workers`` processes (default: one per CPU core,
+      at most ``n_envs``), the forward passes still batched here;
+    * ``dummy``: SB3's ``DummyVecEnv`` of ``TimedEnv(Monitor(env))``, every opponent move on its own.
+
+    All three play the same games from the same seed and take each other's checkpoints.
     ``root``: the run directory, which self-play snapshot names are relative to.
     """
-    fns = [_env_factory(config, None if root is None else Path(root)) for _ in range(config.n_envs)]
-    vec: VecEnv = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
+    import os
+
+    root_path = None if root is None else Path(root)
+    cache = SnapshotCache(config.selfplay.max_snapshots + 2)  # shared by the pools of one process
+    wrap = config.vec_env == "dummy"
+    fns = [_env_factory(config, root_path, cache, wrap) for _ in range(config.n_envs)]
+    vec: VecEnv
+    if config.vec_env == "dummy":
+        vec = DummyVecEnv(fns)
+    elif config.vec_env == "subproc":
+        workers = config.workers or min(config.n_envs, os.cpu_count() or 1)
+        vec = BatchedVecEnv(fns, workers=workers)
+    else:
+        vec = BatchedVecEnv(fns)
     vec.seed(config.seed)
     return vec
+
+
+def env_wait_seconds(vec_env: VecEnv) -> float:
+    """Wall-clock seconds the learner has waited for ``vec_env`` (steps and resets, opponents
+    included): :class:`~boardenvs_agents.learning.vec_env.BatchedVecEnv` times itself, a
+    ``DummyVecEnv`` of :class:`TimedEnv` s sums its envs."""
+    if isinstance(vec_env, BatchedVecEnv):
+        return vec_env.env_seconds
+    return float(sum(vec_env.get_attr("env_seconds")))
 
 
 def learner_view(config: TrainConfig) -> tuple[Game, LearnerView]:

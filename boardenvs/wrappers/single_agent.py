@@ -33,12 +33,19 @@ seat (in seat order, the learner's seat skipped):
 
 Or, instead of all of these, an :data:`OpponentSampler` ``sampler(rng, seats) -> one policy per seat``
 (any callable without ``act``), called at every reset: a self-play pool, a league.
+
+**Opponent decisions handed out.** :meth:`SingleAgentEnv.step_moves` and
+:meth:`SingleAgentEnv.reset_moves` are ``step`` and ``reset`` as coroutines: they yield the decisions of
+the opponents a ``defer`` predicate picks, to be answered with ``send(action)``, and play the others
+inside. ``step``/``reset`` are these coroutines with nothing deferred, so both ways play the same game.
+A vector env uses them to answer the decisions of network opponents of many envs with one batched
+forward pass (``boardenvs_agents.learning.vec_env``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -56,6 +63,15 @@ OpponentSampler = Callable[[np.random.Generator, Sequence[int]], Sequence[Any]]
 
 #: The entry-point group where installed packages publish opponent providers (see the module docstring).
 OPPONENT_PROVIDERS = "boardenvs.opponents"
+
+
+def _finish(moves: Generator[Any, Any, Any]) -> Any:
+    """Run a :meth:`SingleAgentEnv.step_moves` / ``reset_moves`` coroutine that defers nothing."""
+    try:
+        next(moves)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("an opponent decision was deferred without a caller to answer it")
 
 
 class RandomOpponent:
@@ -301,11 +317,39 @@ class SingleAgentEnv(gymnasium.Env):
         self._forfeited = False
         self.seat = 0
         self.opponents: dict[int, Any] = {}
+        self._awaiting: int | None = None  # the opponent seat a suspended step_moves/reset_moves waits for
 
     # -- gymnasium API ----------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         """New game: draw the learner's seat and opponents, play until the learner must decide."""
+        return _finish(self.reset_moves(seed=seed, options=options))
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """Play the learner's action, then the others' until the learner's next decision or the end.
+
+        ``action`` is an ``int``, a numpy integer or a 0-d integer array (``model.predict(obs)[0]``).
+        """
+        return _finish(self.step_moves(action))
+
+    # -- the same, with opponent decisions handed to the caller (batched opponents) -----------------
+    def reset_moves(
+        self,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        defer: Callable[[Any], bool] | None = None,
+    ) -> Generator[tuple[int, Any], int, tuple[Any, dict]]:
+        """:meth:`reset` as a coroutine that hands some opponent decisions to the caller.
+
+        Every time an opponent for which ``defer(opponent)`` is true must move, the coroutine yields
+        ``(seat, opponent)`` (the position is :attr:`state`) and waits for that opponent's action,
+        sent back with ``send(action)``; other opponents play inside as in :meth:`reset`. It returns
+        (``StopIteration.value``) what :meth:`reset` returns. Driving it with ``opponent.act(state)``
+        for every yield is exactly :meth:`reset`: a vector env uses this to answer the decisions of
+        many envs with one batched forward pass of a network (``boardenvs_agents.learning.vec_env``).
+        """
         super().reset(seed=seed)
+        self._awaiting = None
         n = self.game.num_players
         rng = self.np_random
         self.seat = self.learner_seat if self.learner_seat is not None else int(rng.random() * n)
@@ -320,17 +364,22 @@ class SingleAgentEnv(gymnasium.Env):
         # nothing and cannot be returned by reset(): deal again, with the same generator stream.
         for _ in range(1000):
             self.state = self.game.new_initial_state()
-            self._play_others()
+            yield from self._play_others(defer)
             if self.state.current_player() == self.seat:
                 return self._observation(), self._info()
         raise RuntimeError(f"{self.game.name}: 1000 games in a row ended before seat {self.seat} could act")
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
-        """Play the learner's action, then the others' until the learner's next decision or the end.
-
-        ``action`` is an ``int``, a numpy integer or a 0-d integer array (``model.predict(obs)[0]``).
-        """
+    def step_moves(
+        self, action: Any, defer: Callable[[Any], bool] | None = None
+    ) -> Generator[tuple[int, Any], int, tuple[Any, float, bool, bool, dict]]:
+        """:meth:`step` as a coroutine that hands some opponent decisions to the caller (see
+        :meth:`reset_moves`); it returns what :meth:`step` returns."""
         state = self.state
+        if self._awaiting is not None:
+            raise RuntimeError(
+                f"step() called while seat {self._awaiting} is still to answer in an unfinished step; "
+                "finish that step (send the opponent's action) or call reset()"
+            )
         if state is None or self._forfeited or state.current_player() != self.seat:
             raise RuntimeError("step() called after the episode ended or before reset(); call reset()")
         try:
@@ -349,7 +398,7 @@ class SingleAgentEnv(gymnasium.Env):
                 f"{self.game.name}: the learner's action {index} is not legal; "
                 f"legal actions are {list(state.legal_actions())} (pass action_masks() to the policy)"
             ) from err
-        self._play_others()
+        yield from self._play_others(defer)
         done = state.is_terminal() or state.is_out(self.seat)
         truncated = done and state.is_truncated() and not state.is_out(self.seat)
         reward = float(state.returns()[self.seat]) if done else 0.0
@@ -379,6 +428,11 @@ class SingleAgentEnv(gymnasium.Env):
         pool have them); opponents with a ``state_dict()`` (a generator, for the agents' policies)
         are saved with it.
         """
+        if self._awaiting is not None:
+            raise RuntimeError(
+                f"state_dict() called in the middle of a step (seat {self._awaiting} is still to answer); "
+                "snapshot the env between steps"
+            )
         sampler = self._snapshot_sampler()
         return {
             "state": None if self.state is None else self.state.to_dict(),
@@ -430,6 +484,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise f.fail("opponents", f"must seat all but the learner's seat {seat}, got {sorted(opponents)}")
         self.state, self.np_random, self.seat, self._forfeited = state, rng, seat, forfeited
         self.opponents = opponents
+        self._awaiting = None
 
     def _snapshot_sampler(self) -> Any:
         sampler = self.sampler
@@ -452,7 +507,9 @@ class SingleAgentEnv(gymnasium.Env):
         return self.game.render_image(self.state, view=self.seat)
 
     # -- internals --------------------------------------------------------------------------------
-    def _play_others(self) -> None:
+    def _play_others(
+        self, defer: Callable[[Any], bool] | None = None
+    ) -> Generator[tuple[int, Any], int, None]:
         state = self.state
         assert state is not None
         rng = self.np_random
@@ -462,8 +519,15 @@ class SingleAgentEnv(gymnasium.Env):
                 return
             if player == CHANCE:
                 state.apply_action(state.sample_chance(rng))
+                continue
+            policy = self.opponents[player]
+            if defer is not None and defer(policy):
+                self._awaiting = player
+                action = yield player, policy
+                self._awaiting = None
             else:
-                state.apply_action(self.opponents[player].act(state))
+                action = policy.act(state)
+            state.apply_action(action)
 
     def _observation(self) -> Any:
         assert self.state is not None

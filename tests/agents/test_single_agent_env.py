@@ -367,3 +367,67 @@ def test_a_bad_state_dict_is_refused_naming_the_field():
     fixed = SingleAgentEnv("sorry_v0", opponents="random", num_players=2, learner_seat=1)
     with pytest.raises(StateDictError, match="fixed at 1"):
         fixed.load_state_dict({**good, "seat": 0})
+
+
+# -- opponent decisions handed to the caller (batched opponents) ----------------------------------------
+
+
+class Deferred(RandomPolicy):
+    """A random opponent whose decisions the env hands out (a stand-in for a network)."""
+
+
+def test_step_moves_hands_out_the_deferred_decisions_and_plays_the_same_game():
+    env = SingleAgentEnv("sorry_v0", opponents=[Deferred(), "random", Deferred()], num_players=4)
+    reference = SingleAgentEnv("sorry_v0", opponents=[Deferred(), "random", Deferred()], num_players=4)
+
+    def drive(moves, env):
+        """Answer every handed-out decision with the opponent's own act(); count them per seat."""
+        seats = []
+        try:
+            seat, policy = next(moves)
+            while True:
+                assert isinstance(policy, Deferred) and env.opponents[seat] is policy
+                assert env.state.current_player() == seat != env.seat
+                seats.append(seat)
+                seat, policy = moves.send(policy.act(env.state))
+        except StopIteration as done:
+            return done.value, seats
+
+    defer = lambda policy: isinstance(policy, Deferred)  # noqa: E731
+    rng, handed = np.random.default_rng(0), []
+    for seed in range(3):
+        (obs, info), seats = drive(env.reset_moves(seed=seed, defer=defer), env)
+        expected_obs, expected_info = reference.reset(seed=seed)
+        assert np.array_equal(obs, expected_obs) and info == expected_info
+        handed += seats
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            (obs, reward, terminated, truncated, info), seats = drive(env.step_moves(action, defer), env)
+            assert np.array_equal(obs, reference.step(action)[0])
+            assert env.state_dict() == reference.state_dict()
+            handed += seats
+            done = terminated or truncated
+    assert len(handed) > 20  # only the Deferred seats' decisions (checked in drive); "random" played inside
+
+
+def test_a_step_waiting_for_an_opponent_cannot_be_snapshotted_or_stepped_again():
+    env = SingleAgentEnv("sorry_v0", opponents=Deferred(), num_players=2, learner_seat=0)
+    env.reset(seed=0)
+    defer = lambda policy: isinstance(policy, Deferred)  # noqa: E731
+    for _ in range(50):  # until a step hands out a decision
+        moves = env.step_moves(int(np.flatnonzero(env.action_masks())[0]), defer)
+        try:
+            seat, policy = next(moves)
+            break
+        except StopIteration:
+            continue
+    else:
+        pytest.fail("no decision was handed out")
+    assert seat == 1
+    with pytest.raises(RuntimeError, match="middle of a step"):
+        env.state_dict()
+    with pytest.raises(RuntimeError, match="still to answer"):
+        next(env.step_moves(0))
+    env.reset(seed=1)  # a reset abandons the unfinished step
+    assert env.state_dict()["seat"] == 0

@@ -411,6 +411,22 @@ def test_a_refused_resume_writes_nothing_and_the_run_stays_resumable(uninterrupt
     assert same_tensors(weights(run), weights(uninterrupted))
 
 
+@pytest.mark.parametrize(
+    "overrides", [["vec_env=dummy"], ["vec_env=subproc", "workers=2"]], ids=["dummy", "subproc"]
+)
+def test_a_run_resumed_with_another_vec_env_ends_bit_identical(uninterrupted, tmp_path, overrides):
+    """The reference run's envs were a BatchedVecEnv in its process; its checkpoint resumed with SB3's
+    DummyVecEnv (opponents one at a time) or with envs in two worker processes ends the same."""
+    from boardenvs_agents.learning.run import resume_run
+
+    run = copy_run(uninterrupted, tmp_path)
+    shutil.rmtree(max((run / "checkpoint").glob("step_*")))  # resume a rollout before the end
+    result = resume_run(run, overrides, progress=False)
+    assert result.resumed_from == 1792 and result.metrics["timesteps"] == 2048
+    assert eval_rows(run) == eval_rows(uninterrupted)
+    assert same_tensors(weights(run), weights(uninterrupted))
+
+
 SHIPPED = sorted((ROOT / "agents" / "models").glob("*.zip"))
 
 
