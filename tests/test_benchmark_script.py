@@ -61,7 +61,7 @@ def test_benchmark_training_table_with_a_tiny_budget():
     rows = table_rows(tables[3])
     kinds = ("random", "heuristic", "self-play")
     assert [(r[0], r[1], r[2]) for r in rows] == [
-        (k, envs, where) for where in ("batched", "subproc, 2 workers") for envs in ("2", "3") for k in kinds
+        (k, envs, where) for where in ("batched", "subproc:2") for envs in ("2", "3") for k in kinds
     ]
     for opponents, _envs, _kind, steps, share, ratio, per_call in rows:
         assert float(steps.replace(",", "")) > 0

@@ -401,7 +401,7 @@ def training_table(rows: Sequence[TrainingSpeed]) -> str:
     for row in rows:
         ref = reference.get((row.n_envs, row.vec_env, row.workers))
         ratio = f"{row.steps_per_second / ref.steps_per_second:.2f}x" if ref else ""
-        kind = row.vec_env + (f", {row.workers} workers" if row.workers else "")
+        kind = row.vec_env + (f":{row.workers}" if row.workers else "")
         per_call = f"{row.decisions / row.forward_calls:.1f}" if row.forward_calls else ""
         speed = f"{row.steps_per_second:,.0f} | {row.env_share:.0%}"
         lines.append(f"| {row.opponents} | {row.n_envs} | {kind} | {speed} | {ratio} | {per_call} |")
