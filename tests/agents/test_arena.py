@@ -350,10 +350,13 @@ def test_league_configs_load_and_name_known_agents():
     for game in ("sorry_v0", "gangsi_v0", "lost_city_v0", "neighborhood_v0"):
         config = load_config(REPO / "configs" / game / "league.yaml")
         assert config.game == game and config.game_options == {"num_players": 4}
-        assert {"random", "heuristic", "ppo"} <= set(config.agents)
+        # Only Sorry! ships a learned model on its current defaults (the others were retuned, issue 15).
+        learned = {"ppo"} if game == "sorry_v0" else set()
+        assert {"random", "heuristic"} | learned <= set(config.agents)
         assert any(spec.startswith("mcts:") for spec in config.agents.values())
         matchups = config.make_matchups(4)
-        assert {m.name for m in matchups} >= {"ppo vs random", "ppo vs heuristic", "heuristic vs random"}
+        expected = {"heuristic vs random"} | {f"{a} vs {b}" for a in learned for b in ("random", "heuristic")}
+        assert {m.name for m in matchups} >= expected
         assert all(len(m.seatings) == 4 for m in matchups)
 
 

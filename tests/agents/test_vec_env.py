@@ -2,6 +2,7 @@
 this process or in worker processes) plays exactly the games DummyVecEnv plays, one opponent move at a
 time, for greedy and sampling opponents, PPO and DQN networks, self-play pools and checkpoints."""
 
+import functools
 import json
 
 import numpy as np
@@ -261,8 +262,8 @@ def test_checkpoints_move_between_vec_envs(tmp_path):
 
 
 # -- bad input ---------------------------------------------------------------------------------------
-def broken_env():
-    raise ValueError("no such board")
+# A factory the worker process can unpickle (a function of this test module cannot be imported there).
+broken_env = functools.partial(SingleAgentEnv, "no_such_board")
 
 
 def test_bad_envs_and_workers_are_refused_clearly():
@@ -272,7 +273,7 @@ def test_bad_envs_and_workers_are_refused_clearly():
         BatchedVecEnv([lambda: SB3Monitor(SingleAgentEnv("sorry_v0", num_players=2))])
     with pytest.raises(ValueError, match="workers must be an integer >= 0"):
         BatchedVecEnv([lambda: SingleAgentEnv("sorry_v0", num_players=2)], workers=-1)
-    with pytest.raises(RuntimeError, match=r"env worker 0 failed:(.|\n)*no such board"):
+    with pytest.raises(RuntimeError, match=r"env worker 0 failed:(.|\n)*unknown environment 'no_such_board'"):
         BatchedVecEnv([broken_env], workers=1)
     vec = BatchedVecEnv([lambda: SingleAgentEnv("sorry_v0", num_players=2)])
     with pytest.raises(RuntimeError, match="needs reset"):
