@@ -23,9 +23,10 @@ def prog() -> str:
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "boardenvs"
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with ``<prog>: error: <message>`` on standard error and exit code 2."""
-    print(f"{prog()}: error: {message}", file=sys.stderr)
+def fail(message: str, name: str | None = None) -> NoReturn:
+    """Stop with ``<name>: error: <message>`` on standard error and exit code 2 (``name``: the
+    command's name, default :func:`prog`)."""
+    print(f"{name or prog()}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
 
 

@@ -25,9 +25,11 @@ import json
 import shlex
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from boardenvs_agents import cli
 from boardenvs_agents.arena.balance import (
     BalanceConfig,
     format_setting,
@@ -74,10 +76,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line error message and exit code 2 (as argparse does for usage errors)."""
-    print(f"balance.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
+#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
+fail = partial(cli.fail, name="balance.py")
 
 
 def parse_options(items: list[str], path: Path | None = None) -> dict[str, Any]:

@@ -21,11 +21,11 @@ one-line message; nothing was written).
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass, field
-from typing import NoReturn
+from functools import partial
 
 from boardenvs.core.options import OptionError
+from boardenvs_agents import cli
 from boardenvs_agents.learning.config import load_config
 from boardenvs_agents.learning.run import RunError, RunResult, resume_run, start_run
 
@@ -65,10 +65,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**vars(args))
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line message and exit code 2."""
-    print(f"train.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
+#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
+fail = partial(cli.fail, name="train.py")
 
 
 def main(argv: list[str] | None = None) -> dict:

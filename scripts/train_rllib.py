@@ -24,10 +24,12 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from boardenvs.core.options import OptionError
+from boardenvs_agents import cli
 from boardenvs_agents.rllib.config import load_rllib_config, save_rllib_config
 
 
@@ -77,10 +79,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**vars(parser.parse_args(argv)))
 
 
-def fail(message: str) -> NoReturn:
-    """Stop with a one-line message and exit code 2."""
-    print(f"train_rllib.py: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
+#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
+fail = partial(cli.fail, name="train_rllib.py")
 
 
 def start_ray(args: Args, num_cpus: int | None) -> bool:
