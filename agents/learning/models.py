@@ -12,7 +12,10 @@ Shipped models live in ``agents/models/<algo>_<game>.zip`` and are named by spec
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
+import math
 import os
 import subprocess
 import zipfile
@@ -283,15 +286,19 @@ class LearnedPolicy(Policy):
         the best, or a draw with this policy's generator (see the class docstring)."""
         if self.deterministic:
             return self._checked(int(scores.argmax()), mask)
-        legal = np.flatnonzero(mask)
-        if len(legal) == 0:
+        legal = np.flatnonzero(mask).tolist()
+        if not legal:
             raise RuntimeError(f"{self.name} asked to act where no action is legal")
         if self.network.kind == "logits":
-            z = scores[legal].astype(np.float64)
-            p = np.exp(z - z.max())
-            return self._checked(int(legal[self.rng.choice(len(legal), p=p / p.sum())]), mask)
+            # A draw from the softmax over the legal actions by its cumulative sums, in plain Python:
+            # a decision has a handful of legal actions, where numpy's per-call cost would dominate.
+            z = scores[legal].tolist()
+            top = max(z)
+            cumulative = list(itertools.accumulate(math.exp(v - top) for v in z))
+            at = bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1])
+            return self._checked(legal[min(at, len(legal) - 1)], mask)
         if self.rng.random() < self.exploration_rate:
-            return self._checked(int(legal[int(self.rng.random() * len(legal))]), mask)
+            return self._checked(legal[int(self.rng.random() * len(legal))], mask)
         return self._checked(int(scores.argmax()), mask)
 
     def _checked(self, action: int, mask: np.ndarray) -> int:
