@@ -45,13 +45,19 @@ def _learned(algo: str) -> Callable[..., Policy]:
         model: str = "",
         deterministic: bool = True,
     ) -> Policy:
+        from boardenvs.core.options import options_to_dict
         from boardenvs.registry import make_game
         from boardenvs_agents.learning.models import LearnedPolicy, read_metadata, resolve_model_path
 
         if not model:
             raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
-        path = resolve_model_path(model, algo)
-        # Without options from the caller, the model plays the options it was trained with.
+        # A shipped model by game name: the one trained for the options asked (``ppo:sorry_v0`` with
+        # two players is the two-player model). Without options from the caller, the default model
+        # plays the options it was trained with.
+        asked = None
+        if game_options is not None and model == game_name:
+            asked = options_to_dict(make_game(game_name, **game_options).options)
+        path = resolve_model_path(model, algo, asked)
         options = game_options if game_options is not None else read_metadata(path)["options"]
         game = make_game(game_name, **options)
         try:

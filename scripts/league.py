@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
             fail(str(err))
         for note in data["notes"]:
             print(f"note: {note}", file=sys.stderr)
-        print(f"{game_name}: {data['games']} games, {data['seconds']:.0f} s; wrote {args.out / game_name}.md")
+        page = args.out / f"{data['page']}.md"
+        print(f"{game_name}: {data['games']} games, {data['seconds']:.0f} s; wrote {page}")
     try:
         update_readme(args.readme, args.out)
     except ValueError as err:

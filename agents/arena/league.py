@@ -7,8 +7,9 @@ games are appended to ``<out>/<game>/games.jsonl`` as they finish, so running it
 interruption plays only the missing games), rates every agent with OpenSkill over all the games,
 measures the env's speed with a short random-play benchmark, and writes
 
-* ``<out>/<game>.md``: the tables (each agent against each baseline, ratings, env speed, every matchup
-  per seat) and the command that made it;
+* ``<out>/<game>.md``: the tables (each agent against each baseline, ratings, how each agent plays
+  (:mod:`boardenvs_agents.arena.strategy`), env speed, every matchup per seat) and the command that
+  made it (``<out>/<page>.md`` when the config names a ``page``, e.g. a two-player league);
 * ``<out>/<game>/``: ``games.jsonl``, ``games.csv``, ``summary.json``, ``win_rates.png`` and
   ``learning_curves.png`` (from the training logs the config names, copied beside it).
 
@@ -46,6 +47,7 @@ from boardenvs_agents.arena.report import (
 )
 from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config
 from boardenvs_agents.arena.speed import env_speed
+from boardenvs_agents.arena.strategy import StrategyObserver, agent_strategy, strategy_table
 
 #: The markers of the README's league table.
 START, END = "<!-- league:start -->", "<!-- league:end -->"
@@ -167,10 +169,13 @@ def run_league(
     game_name = config.game
     game = boardenvs.make_game(game_name, **config.game_options)
     matchups = config.make_matchups(game.num_players, scale)
-    arena = Arena(game, config.agents)
+    arena = Arena(game, config.agents, observer=StrategyObserver)
     arena.check(matchups)
     out_dir = Path(out_dir)
-    out = out_dir / game_name
+    page = config.page or game_name
+    if Path(page).name != page or page in ("", ".", ".."):
+        raise ValueError(f"{config_path}: page must be a plain file name, got {config.page!r}")
+    out = out_dir / page
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     results = arena.run(matchups, config.seed, workers, out / "games.jsonl", progress, game_name)
@@ -188,6 +193,7 @@ def run_league(
     write_games_csv(results, out / "games.csv")
     data = {
         "game": game_name,
+        "page": page,
         "num_players": game.num_players,
         "command": command.strip(),
         "config": config.to_dict(),
@@ -200,12 +206,11 @@ def run_league(
             for label in config.agents
         },
         **summary(matchups, results, ratings),
+        "strategy": {label: st for label in config.agents if (st := agent_strategy(results, label))},
         "config_file": shown_path(config_file),
     }
     (out / "summary.json").write_text(json.dumps(data, indent=1) + "\n")
-    (out_dir / f"{game_name}.md").write_text(
-        league_markdown(data, config, matchups, results, ratings, curves)
-    )
+    (out_dir / f"{page}.md").write_text(league_markdown(data, config, matchups, results, ratings, curves))
     return {**data, "notes": notes}
 
 
@@ -238,7 +243,7 @@ def league_markdown(
         "",
         summary_table(config, results, ratings),
         "",
-        f"![win rates]({game}/win_rates.png)",
+        f"![win rates]({data.get('page', game)}/win_rates.png)",
         "",
         "## Ratings",
         "",
@@ -247,6 +252,10 @@ def league_markdown(
         "its uncertainty; the ordinal mu - 3 sigma is a conservative estimate.",
         "",
         ratings_table(ratings),
+        "",
+        "## How the agents play",
+        "",
+        strategy_section(game, data.get("strategy", {})),
         "",
         "## Env speed",
         "",
@@ -269,13 +278,25 @@ def league_markdown(
             "## Learning curves",
             "",
             "Win rates during training, from the runs' `eval.csv` (copied here: "
-            + ", ".join(f"[{label}]({game}/{path.name})" for label, path in curves.items())
+            + ", ".join(f"[{label}]({data.get('page', game)}/{path.name})" for label, path in curves.items())
             + "); the bands are 95% intervals.",
             "",
-            f"![learning curves]({game}/learning_curves.png)",
+            f"![learning curves]({data.get('page', game)}/learning_curves.png)",
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def strategy_section(game: str, per_agent: Mapping[str, Any]) -> str:
+    """The text of the page's strategy section (:mod:`boardenvs_agents.arena.strategy`)."""
+    if not per_agent:
+        return "No game of this league recorded its decisions (results from an older league run)."
+    return (
+        "Every agent's decisions with a choice (more than one legal action), by kind, as a share of "
+        "its choices, and what its moves caused per game, over all its games of the league (a game "
+        "counts once for every seat the agent held: a baseline in every other seat counts once per seat):\n\n"
+        + strategy_table(game, per_agent)
+    )
 
 
 def headline(results_dir: str | Path, base: str | Path | None = None) -> str:
@@ -298,7 +319,8 @@ def headline(results_dir: str | Path, base: str | Path | None = None) -> str:
                 s = versus_map.get(baseline)
                 cells.append(f"{s['win_rate']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]" if s else "-")
             r = ratings.get(label)
-            page = shown_path(results_dir / f"{data['game']}.md", Path(base) if base is not None else None)
+            name = data.get("page", data["game"])
+            page = shown_path(results_dir / f"{name}.md", Path(base) if base is not None else None)
             game = f"[`{data['game']}`]({page}), {data['num_players']} players"
             moves = f"{speed['moves_per_second']:,.0f} moves/s"
             rating = f"{r['mu']:.1f} +- {r['sigma']:.1f}" if r else "-"

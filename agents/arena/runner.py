@@ -587,6 +587,9 @@ class ArenaConfig:
     learning_curves: dict[str, str] = field(default_factory=dict)
     #: Seconds of random play to measure the env's speed with (league reports).
     benchmark_seconds: float = 2.0
+    #: Name of the league's page and results folder (``<out>/<page>.md``; default: the game's name),
+    #: so that leagues of other options (``sorry_v0_2p``) sit beside the standard one.
+    page: str = ""
 
     def __post_init__(self) -> None:
         if not self.game:

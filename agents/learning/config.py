@@ -54,6 +54,34 @@ class SelfPlayConfig:
 
 
 @dataclass(frozen=True)
+class ImitationConfig:
+    """A warm start before training: the policy imitates a teacher (MaskablePPO only; see
+    :mod:`boardenvs_agents.learning.imitation`)."""
+
+    #: Agent spec of the teacher (e.g. ``heuristic``); null: no warm start.
+    teacher: str | None = None
+    #: Games the teacher plays against itself (every seat); a tenth is held out to measure the fit.
+    games: int = 2000
+    #: Passes over the teacher's decisions.
+    epochs: int = 10
+    #: Decisions per gradient step.
+    batch_size: int = 256
+    #: Adam's step size.
+    learning_rate: float = 1e-3
+    #: Weight of the value head's loss (fitted to the discounted returns) beside the policy's.
+    value_coef: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.games < 2 or self.epochs < 1 or self.batch_size < 1:
+            raise ValueError(
+                f"imitation.games must be >= 2, epochs and batch_size >= 1, got {self.games}, "
+                f"{self.epochs}, {self.batch_size}"
+            )
+        if not (self.learning_rate > 0 and self.value_coef >= 0):
+            raise ValueError("imitation.learning_rate must be positive and imitation.value_coef >= 0")
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     """Everything a training run needs; every field has a default."""
 
@@ -85,6 +113,8 @@ class TrainConfig:
     hyperparameters: dict[str, Any] = field(default_factory=dict)
     #: The policy network (e.g. ``net_arch: [128, 128]``).
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: Imitation of a teacher before training (off unless ``imitation.teacher`` is set).
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
     #: Periodic evaluation.
     eval: EvalConfig = field(default_factory=EvalConfig)
     #: Environment steps between checkpoints.
@@ -131,9 +161,14 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
         raise OptionError(
             f"{where}learner_seat must be in 0..{game.num_players - 1}, got {config.learner_seat}"
         )
+    if config.imitation.teacher is not None and config.algo != "ppo":
+        raise OptionError(
+            f"{where}imitation: a warm start by imitation trains ppo policies, not {config.algo}"
+        )
     for key, specs in (
         ("opponents", [k for k in config.opponents if k != "self"]),
         ("eval.opponents", config.eval.opponents),
+        ("imitation.teacher", [config.imitation.teacher] if config.imitation.teacher else []),
     ):
         for spec in specs:
             try:

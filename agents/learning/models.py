@@ -111,20 +111,62 @@ def save_model(model: Any, path: str | Path, metadata: dict[str, Any]) -> Path:
     return path
 
 
-def resolve_model_path(name_or_path: str, algo: str) -> Path:
-    """A model file: a shipped model by name (``sorry_v0`` -> ``models/ppo_sorry_v0.zip``), or a path."""
-    shipped = MODELS_DIR / f"{algo}_{name_or_path}.zip"
-    if shipped.exists():
-        return shipped
+def shipped_models(algo: str, game_name: str) -> list[Path]:
+    """The shipped ``algo`` models of ``game_name``: ``models/<algo>_<game>.zip`` (the default one, first)
+    and its variants for other options, ``models/<algo>_<game>__<variant>.zip`` (e.g. ``__2p``)."""
+    default = MODELS_DIR / f"{algo}_{game_name}.zip"
+    variants = sorted(MODELS_DIR.glob(f"{algo}_{game_name}__*.zip"))
+    return ([default] if default.exists() else []) + variants
+
+
+def resolve_model_path(name_or_path: str, algo: str, options: dict[str, Any] | None = None) -> Path:
+    """A model file: a shipped model by game name, or a path.
+
+    ``sorry_v0`` names the shipped models of that game (:func:`shipped_models`): with ``options`` (the
+    game's full options, as :func:`~boardenvs.core.options.options_to_dict` gives them) the one trained
+    for exactly those, else the default one. A path is taken as it is (the options are checked when it
+    is loaded).
+
+    Raises:
+        FileNotFoundError: for a name that is neither a shipped model nor a file.
+        ValueError: for a game whose shipped models were all trained for other options (the message
+            says which player counts have one).
+    """
+    shipped = shipped_models(algo, name_or_path)
+    if shipped:
+        if options is None:
+            return shipped[0]
+        trained = [(path, read_metadata(path)["options"]) for path in shipped]
+        for path, model_options in trained:
+            if model_options == options:
+                return path
+        have = ", ".join(
+            f"{path.name} for {model_options.get('num_players', '?')} players"
+            + ("" if _same_but_players(model_options, options) else " and other options")
+            for path, model_options in trained
+        )
+        raise ValueError(
+            f"no shipped {algo} model of {name_or_path} fits: each was trained for {name_or_path} with other "
+            f"options (asked: {options.get('num_players', '?')} players; shipped: {have}); train one with "
+            f"python scripts/train.py --config configs/{name_or_path}/{algo}.yaml "
+            "--set game_options.num_players=N"
+        )
     path = Path(name_or_path)
     if path.exists():
         return path
     if path.with_suffix(".zip").exists():
         return path.with_suffix(".zip")
-    available = sorted(p.stem.split("_", 1)[1] for p in MODELS_DIR.glob(f"{algo}_*.zip"))
+    available = sorted({p.stem.split("_", 1)[1].split("__")[0] for p in MODELS_DIR.glob(f"{algo}_*.zip")})
     raise FileNotFoundError(
         f"no model file {name_or_path!r} and no shipped {algo} model of that name (shipped: {available})"
     )
+
+
+def _same_but_players(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two option dicts differ at most in ``num_players``."""
+    return {k: v for k, v in a.items() if k != "num_players"} == {
+        k: v for k, v in b.items() if k != "num_players"
+    }
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:

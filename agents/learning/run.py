@@ -207,6 +207,9 @@ def _check_same_run(saved: Any, config: TrainConfig, run_dir: Path) -> None:
     now = json.loads(json.dumps(config.to_dict()))  # as the checkpoint stored it (lists, not tuples)
     if not isinstance(saved, dict):
         raise RunError(f"{run_dir}: the checkpoint does not record its config")
+    # Sections added since the checkpoint was written count as their defaults (e.g. ``imitation``).
+    defaults = json.loads(json.dumps(TrainConfig().to_dict()))
+    saved = {**{k: v for k, v in defaults.items() if k not in saved}, **saved}
     changed = sorted(
         k for k in set(saved) | set(now) if k not in RESUMABLE_KEYS and saved.get(k) != now.get(k)
     )
@@ -232,6 +235,17 @@ def _remove_tree(path: Path) -> None:
     import shutil
 
     shutil.rmtree(path, ignore_errors=True)
+
+
+def _bar(total: int, description: str, show: bool) -> Any:
+    """A tqdm progress bar on standard error (``None`` when not shown or without tqdm)."""
+    if not show:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit="game", dynamic_ncols=True)
 
 
 def rng_state() -> dict[str, Any]:
@@ -295,6 +309,8 @@ class _Session:
                 policy, vec_env, seed=config.seed, device="cpu", tensorboard_log=str(run_dir / "tb"),
                 policy_kwargs=dict(config.policy_kwargs) or None, verbose=0, **config.hyperparameters,
             )  # fmt: skip
+            if config.imitation.teacher is not None:
+                self._imitate(model)
         else:
             model = checkpoint.model
             model.set_env(vec_env, force_reset=False)  # keeps the last observations and episode starts
@@ -357,6 +373,43 @@ class _Session:
         )
         atomic_write(run_dir / "metrics.json", lambda tmp: tmp.write_text(json.dumps(metrics, indent=2)))
         return RunResult(run_dir, config, metrics, checkpoint.step if checkpoint is not None else None)
+
+    def _imitate(self, model: Any) -> None:
+        """The warm start (:mod:`boardenvs_agents.learning.imitation`), its report in ``imitation.json``."""
+        from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
+        from boardenvs_agents.learning.training import learner_view
+
+        config, imitation = self.config, self.config.imitation
+        assert imitation.teacher is not None
+        game, view = learner_view(config)
+        start = time.perf_counter()
+        bar = _bar(imitation.games, f"imitation: {imitation.teacher} games", self.progress)
+        try:
+            demos = collect_demonstrations(
+                game, view, imitation.teacher, imitation.games, config.seed, float(model.gamma),
+                progress=None if bar is None else lambda done: bar.update(done - bar.n),
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+        say(f"imitation: {len(demos):,} decisions of {imitation.games:,} {imitation.teacher} games")
+        reports = clone_policy(
+            model, demos, imitation.epochs, imitation.batch_size, imitation.learning_rate,
+            imitation.value_coef, config.seed,
+            progress=lambda r: say(
+                f"imitation epoch {r['epoch']}/{imitation.epochs}: held-out accuracy "
+                f"{r['heldout_accuracy']:.3f}, value mse {r['heldout_value_mse']:.3f}"
+            ),
+        )  # fmt: skip
+        report = {
+            "teacher": imitation.teacher,
+            "games": imitation.games,
+            "decisions": len(demos),
+            "epochs": reports,
+            "seconds": time.perf_counter() - start,
+        }
+        text = json.dumps(report, indent=2)
+        atomic_write(self.run_dir / "imitation.json", lambda tmp: tmp.write_text(text))
 
     def save(self) -> None:
         """Write a checkpoint of everything the next rollout depends on."""

@@ -304,8 +304,9 @@ class EvaluationCallback(BoundaryCallback):
     """Every ``every`` steps, plays the learner against each baseline (seats rotated) and logs it.
 
     Logs ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to
-    ``eval.csv`` in the run directory; :attr:`history` holds every record, and :meth:`write_csv`
-    rewrites the file from it (a resumed run drops the rows after its checkpoint that way).
+    ``eval.csv`` in the run directory (at step 0 too when the run starts with imitation);
+    :attr:`history` holds every record, and :meth:`write_csv` rewrites the file from it (a resumed run
+    drops the rows after its checkpoint that way).
     """
 
     COLUMNS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
@@ -315,6 +316,12 @@ class EvaluationCallback(BoundaryCallback):
         self.config = config
         self.csv = Path(run_dir) / "eval.csv"
         self.history: list[dict[str, Any]] = []
+        #: Evaluate before the first step too: a warm-started policy's starting point (step 0).
+        self.at_start = config.imitation.teacher is not None and config.eval.every > 0
+
+    def _on_training_start(self) -> None:
+        if self.at_start and self.model.num_timesteps == 0 and not self.history:
+            self.evaluate()
 
     def act(self) -> None:
         """A periodic evaluation."""

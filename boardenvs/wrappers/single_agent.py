@@ -216,6 +216,7 @@ class LearnerView:
         if learner_seat is not None and not 0 <= learner_seat < n:
             raise ValueError(f"learner_seat must be in 0..{n - 1}, got {learner_seat}")
         self.game = game
+        self.learner_seat = learner_seat
         seats = [learner_seat] if learner_seat is not None else list(range(n))
         shapes = {game.observation_shape(p) for p in seats}
         self.pad = len(shapes) > 1 or len({game.num_actions(p) for p in seats}) > 1

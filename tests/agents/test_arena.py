@@ -247,8 +247,9 @@ def test_bad_agents_and_matchups_are_refused():
     game = make_game("sorry_v0", num_players=2)
     with pytest.raises(ValueError, match="bad agent spec 'wizard'.*unknown agent"):
         Arena(game, ["wizard"])
+    # ppo:sorry_v0 ships for four and two players, not three.
     with pytest.raises(ValueError, match=r"bad agent spec 'ppo:sorry_v0' \(agent 'p'\).*other options"):
-        Arena(game, {"p": "ppo:sorry_v0"})
+        Arena(make_game("sorry_v0", num_players=3), {"p": "ppo:sorry_v0"})
     with pytest.raises(ValueError, match="no model file"):
         Arena(game, {"p": "dqn:nowhere.zip"})
     arena = Arena(game, ["random"])
@@ -476,7 +477,7 @@ def test_league_writes_the_results_page_and_the_readme_table(tmp_path):
     config.write_text(
         "game: sorry_v0\ngame_options: {num_players: 2}\nbaselines: [random, heuristic]\n"
         "agents: {random: random, heuristic: heuristic}\ngames: 4\nbenchmark_seconds: 0.1\n"
-        f"learning_curves: {{ppo: {tmp_path / 'missing.csv'}}}\n"
+        f"learning_curves: {{ppo: {tmp_path / 'missing.csv'}}}\npage: sorry_v0_2p\n"
     )
     readme = tmp_path / "README.md"
     readme.write_text("# x\n\n<!-- league:start -->\nold table\n<!-- league:end -->\n\nrest\n")
@@ -485,11 +486,20 @@ def test_league_writes_the_results_page_and_the_readme_table(tmp_path):
                "--readme", str(readme), "--workers", "1", "--no-progress")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "no training log" in proc.stderr
-    page = (out / "sorry_v0.md").read_text()
+    # The config's page names the page and the folder (a two-player league beside the standard one).
+    assert not (out / "sorry_v0.md").exists()
+    page = (out / "sorry_v0_2p.md").read_text()
     assert "python scripts/league.py --game sorry_v0 --config" in page
     assert f"from `{config}`" in page and "## Ratings" in page and "## Env speed" in page
     assert "| heuristic | `heuristic` | 1.000 [0.510, 1.000] (0.500) | - | " in page  # 4 of 4 on these seeds
-    assert (out / "sorry_v0" / "win_rates.png").exists() and (out / "sorry_v0" / "games.jsonl").exists()
+    assert (out / "sorry_v0_2p" / "win_rates.png").exists() and (out / "sorry_v0_2p" / "games.jsonl").exists()
+    # How each agent plays, from the recorded games: one row per agent, its choices by kind.
+    strategy = page.split("## How the agents play")[1].split("## Env speed")[0]
+    rows = [line for line in strategy.splitlines() if line.startswith("| `")]
+    assert [r.split("|")[1].strip() for r in rows] == ["`random`", "`heuristic`"]
+    assert "| agent | seat-games | choices per game |" in strategy and "bumps made per game" in strategy
+    summary = json.loads((out / "sorry_v0_2p" / "summary.json").read_text())
+    assert summary["page"] == "sorry_v0_2p" and summary["strategy"]["heuristic"]["games"] == 8
     text = readme.read_text()
     assert "old table" not in text and text.endswith("<!-- league:end -->\n\nrest\n")
     rows = [line for line in text.splitlines() if line.startswith("| ")]

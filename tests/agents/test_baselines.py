@@ -267,7 +267,7 @@ def test_evaluate_script_prints_the_table(tmp_path):
         (["--game", "nosuchgame"], "unknown environment 'nosuchgame'"),
         (["--agent", "ppo:no/such/model.zip"], "no model file 'no/such/model.zip'"),
         (["--agent", "ppo:sorry_v0", "--game", "lost_city_v0"], "trained for sorry_v0, not lost_city_v0"),
-        (["--agent", "ppo:sorry_v0", "--num-players", "2"], "trained for sorry_v0 with other options"),
+        (["--agent", "ppo:sorry_v0", "--num-players", "3"], "trained for sorry_v0 with other options"),
         (["--agents", "a=random", "b=random", "c=random"], "3 agents do not fit in 2 seats"),
         (["--agents", "x=random", "x=heuristic"], "label 'x' names two specs"),
         (["--option", "slide_rule=sideways"], "slide_rule"),
@@ -287,8 +287,8 @@ def test_evaluate_script_rejects_bad_input(args, message):
 
 # -- a learned agent brings its game and options (issue 14) -------------------------------------------------
 def test_evaluate_takes_the_game_options_from_the_model_unless_given(tmp_path):
-    # The shipped ppo:sorry_v0 was trained for four players: with no --num-players / --option it is played
-    # with four (the default two would be refused, as it still is when asked for explicitly above).
+    # The shipped ppo:sorry_v0's default model was trained for four players: with no --num-players /
+    # --option it is played with four (the default two would be the two-player model's game).
     out = tmp_path / "games.json"
     proc = run_script("--agent", "ppo:sorry_v0", "--games", "4", "--no-progress", "--json", str(out))
     assert proc.returncode == 0, proc.stderr

@@ -250,8 +250,8 @@ def test_spec_strings_come_from_the_installed_provider_for_the_games_options():
     heuristic, mcts = env.sampler.policies
     assert isinstance(heuristic, SorryHeuristic) and (type(mcts).__name__, mcts.sims) == ("MCTSPolicy", 7)
     # a learned agent is checked against the options of the env's game
-    with pytest.raises(ValueError, match="other options"):
-        SingleAgentEnv("sorry_v0", opponents="ppo:sorry_v0", num_players=2)
+    with pytest.raises(ValueError, match="other options"):  # shipped for four and two players only
+        SingleAgentEnv("sorry_v0", opponents="ppo:sorry_v0", num_players=3)
     with pytest.raises(ValueError, match=r"no installed opponent provider \(boardenvs_agents\) knows 'nope'"):
         SingleAgentEnv("sorry_v0", opponents="nope:x=1")
     with pytest.raises(TypeError, match="act"):

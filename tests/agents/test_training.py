@@ -23,13 +23,13 @@ from boardenvs_agents.scripts.train import main as train_main
 ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
 # scripts/train_rllib.py's, tested in tests/rllib/).
-CONFIGS = sorted(p for p in (ROOT / "configs").glob("*/*.yaml") if p.stem not in ("league", "rllib"))
+CONFIGS = sorted(p for p in (ROOT / "configs").glob("*/*.yaml") if not p.stem.startswith(("league", "rllib")))
 TRAIN = ROOT / "scripts" / "train.py"
 # A budget small enough for CI: a few thousand steps, tiny evaluations, frequent checkpoints.
 TINY = [
     "--set", "total_timesteps=512", "--set", "eval.games=2", "--set", "eval.every=256",
     "--set", "checkpoint_every=256", "--set", "selfplay.snapshot_every=256", "--set", "n_envs=2",
-    "--set", "hyperparameters.batch_size=32",
+    "--set", "hyperparameters.batch_size=32", "--set", "imitation.games=4", "--set", "imitation.epochs=1",
 ]  # fmt: skip
 TINY_ALGO = {
     "ppo": ["--set", "hyperparameters.n_steps=128"],
@@ -48,10 +48,11 @@ def test_every_shipped_config_loads():
     assert CONFIGS, "no configs found"
     games = {p.parent.name for p in CONFIGS}
     for game in games:
-        assert {p.stem for p in CONFIGS if p.parent.name == game} == {"ppo", "dqn"}, game
+        # Every game has its ppo and dqn configs; variants are named <algo>_<variant>.yaml.
+        assert {p.stem for p in CONFIGS if p.parent.name == game} >= {"ppo", "dqn"}, game
     for path in CONFIGS:
         config = load_config(path)
-        assert config.game == path.parent.name and config.algo == path.stem
+        assert config.game == path.parent.name and config.algo == path.stem.partition("_")[0]
 
 
 def test_unknown_key_names_the_key_and_the_file(tmp_path):
@@ -134,6 +135,28 @@ def test_loading_into_another_game_or_options_fails_clearly(tiny_model):
         make_policy("ppo:/nonexistent/model.zip", "sorry_v0")
 
 
+def test_a_shipped_name_resolves_to_the_model_for_the_options_asked(tiny_model, monkeypatch, tmp_path):
+    """``ppo:<game>`` is the default model without options, the variant trained for the options asked
+    otherwise, and a clear refusal naming the shipped player counts when none fits."""
+    from boardenvs_agents.learning import models
+
+    shutil.copy(models.MODELS_DIR / "ppo_sorry_v0.zip", tmp_path / "ppo_sorry_v0.zip")  # four players
+    shutil.copy(tiny_model, tmp_path / "ppo_sorry_v0__2p.zip")
+    monkeypatch.setattr(models, "MODELS_DIR", tmp_path)
+    shipped = [tmp_path / "ppo_sorry_v0.zip", tmp_path / "ppo_sorry_v0__2p.zip"]
+    assert models.shipped_models("ppo", "sorry_v0") == shipped
+    four = make_policy("ppo:sorry_v0", "sorry_v0")
+    assert four.game.num_players == 4  # no options asked: the default model, with its own options
+    two = make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 2})
+    assert two.game.num_players == 2 and two.network.key.startswith(f"file:{shipped[1].resolve()}:")
+    assert make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 4}).game.num_players == 4
+    with pytest.raises(ValueError, match=r"asked: 3 players; shipped: ppo_sorry_v0.zip for 4 players, "
+                       r"ppo_sorry_v0__2p.zip for 2 players"):  # fmt: skip
+        make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 3})
+    with pytest.raises(ValueError, match="and other options"):
+        make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 2, "slide_rule": "classic"})
+
+
 def test_learned_policy_plays_legal_moves_through_the_common_interface(tiny_model):
     game = make_game("sorry_v0", num_players=2)
     policy = make_policy(f"ppo:{tiny_model}", "sorry_v0", game_options={"num_players": 2})
@@ -152,8 +175,9 @@ def run_train(*args, cwd, timeout=300):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_train_script_smoke(config, tmp_path):
+    algo = config.stem.partition("_")[0]
     proc = run_train(
-        "--config", str(config), *TINY, *TINY_ALGO[config.stem], "--runs", str(tmp_path), "--name", "run",
+        "--config", str(config), *TINY, *TINY_ALGO[algo], "--runs", str(tmp_path), "--name", "run",
         "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -432,10 +456,12 @@ SHIPPED = sorted((ROOT / "agents" / "models").glob("*.zip"))
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_models_load_by_name_and_play_legal_moves(path):
-    algo, game_name = path.stem.split("_", 1)
+    algo, game_name = path.stem.split("__")[0].split("_", 1)
     meta = read_metadata(path)
     assert (meta["algo"], meta["game"]) == (algo, game_name)
-    policy = make_policy(f"{algo}:{game_name}", game_name)  # by name, with the options it was trained for
+    # By name, for the options it was trained for.
+    policy = make_policy(f"{algo}:{game_name}", game_name, game_options=meta["options"])
+    assert policy.network.key.startswith(f"file:{path.resolve()}:")  # this file, not another variant
     game = make_game(game_name, **meta["options"])
     opponents = [make_policy("heuristic", game_name) for _ in range(game.num_players - 1)]
     for seed in range(2):

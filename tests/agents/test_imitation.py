@@ -1,0 +1,156 @@
+"""Imitation warm start: the teacher's decisions recorded as the learner sees them, the policy fitted
+to them, and a training run that starts with it."""
+
+import json
+
+import numpy as np
+import pytest
+
+from boardenvs import make_game
+from boardenvs.core.options import OptionError
+from boardenvs.wrappers.single_agent import LearnerView, SingleAgentEnv
+from boardenvs_agents.learning.config import load_config
+from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
+from boardenvs_agents.learning.models import algorithm_class
+
+
+@pytest.fixture(scope="module")
+def sorry_demos():
+    game = make_game("sorry_v0")
+    return game, collect_demonstrations(
+        game, LearnerView(game, None, False), "heuristic", 6, seed=3, gamma=0.9
+    )
+
+
+def test_demonstrations_are_the_teachers_legal_decisions_with_discounted_returns(sorry_demos):
+    game, demos = sorry_demos
+    assert demos.observations.shape == (len(demos), game.observation_shape(0)[0])
+    assert demos.masks[np.arange(len(demos)), demos.actions].all(), "every recorded action is legal"
+    assert sorted(set(demos.games.tolist())) == list(range(6))
+    for g in range(6):
+        last = {}
+        for p in range(game.num_players):
+            rows = np.flatnonzero((demos.games == g) & (demos.seats == p))
+            returns = demos.returns[rows]
+            # Sorry! returns +1 for the winner and -1 for the others: a seat's last decision carries
+            # its return undiscounted, the k-th before it gamma**k times it.
+            last[p] = returns[-1]
+            expected = returns[-1] * 0.9 ** np.arange(len(rows) - 1, -1, -1)
+            assert np.allclose(returns, expected, rtol=1e-5)
+        assert sorted(last.values()) == [-1.0] * (game.num_players - 1) + [1.0]
+
+
+def test_demonstrations_replay_exactly_the_teachers_games():
+    """The recorded decisions are the ones a seeded teacher makes: the same seed, the same data; a
+    fixed learner seat records only that seat's decisions."""
+    game = make_game("sorry_v0", num_players=2)
+    a = collect_demonstrations(game, LearnerView(game, None, False), "heuristic", 3, seed=5)
+    b = collect_demonstrations(game, LearnerView(game, None, False), "heuristic", 3, seed=5)
+    assert np.array_equal(a.observations, b.observations) and np.array_equal(a.actions, b.actions)
+    seat1 = collect_demonstrations(game, LearnerView(game, 1, False), "heuristic", 3, seed=5)
+    assert set(a.seats.tolist()) == {0, 1} and set(seat1.seats.tolist()) == {1}
+    assert np.array_equal(seat1.actions, a.actions[a.seats == 1])
+    assert np.array_equal(seat1.observations, a.observations[a.seats == 1])
+    assert np.array_equal(seat1.returns, a.returns[a.seats == 1])
+
+
+def test_gangsi_demonstrations_cover_both_roles():
+    game = make_game("gangsi_v0")
+    view = LearnerView(game, None, False)
+    demos = collect_demonstrations(game, view, "heuristic", 2, seed=1)
+    assert set(demos.seats.tolist()) == set(range(game.num_players))
+    # The padded view ends with a one-hot of the seat: the roles are told apart in the input.
+    one_hot = demos.observations[:, view.box.shape[0] - game.num_players :]
+    assert np.array_equal(one_hot.argmax(1), demos.seats) and np.all(one_hot.sum(1) == 1)
+
+
+def tiny_model(game, arch=(32,)):
+    env = SingleAgentEnv(game)
+    return algorithm_class("ppo")(
+        "MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": list(arch)}
+    )
+
+
+def test_cloning_makes_the_policy_choose_like_the_teacher():
+    """After fitting, the policy's most likely action is the teacher's on most of the decisions it was
+    fitted to (far above a uniform pick among the legal actions), and the report covers every epoch."""
+    import torch
+
+    game = make_game("sorry_v0", num_players=2)
+    demos = collect_demonstrations(game, LearnerView(game, None, False), "heuristic", 40, seed=0, gamma=0.99)
+    model = tiny_model(game, (64,))
+    choice = demos.masks.sum(1) > 1
+    chance = float(np.mean(1.0 / demos.masks.sum(1)[choice]))
+
+    def agreement():
+        with torch.no_grad():
+            dist = model.policy.get_distribution(
+                torch.as_tensor(demos.observations), action_masks=demos.masks
+            )
+        return float((dist.distribution.logits.argmax(1).numpy() == demos.actions)[choice].mean())
+
+    before = agreement()
+    reports = clone_policy(model, demos, epochs=6, batch_size=64, learning_rate=3e-3, seed=0)
+    assert [r["epoch"] for r in reports] == list(range(1, 7))
+    assert all(0 <= r["heldout_accuracy"] <= 1 and r["heldout_value_mse"] >= 0 for r in reports)
+    after = agreement()
+    assert after > chance + 0.3 and after > before + 0.3, (chance, before, after)
+
+
+def test_cloning_refuses_demonstrations_of_another_game():
+    sorry = make_game("sorry_v0")
+    demos = collect_demonstrations(sorry, LearnerView(sorry, None, False), "heuristic", 2, seed=0)
+    with pytest.raises(ValueError, match="do not fit"):
+        clone_policy(tiny_model(make_game("lost_city_v0")), demos, epochs=1)
+    with pytest.raises(ValueError, match="at least 2"):
+        collect_demonstrations(sorry, LearnerView(sorry, None, False), "heuristic", 1, seed=0)
+
+
+def test_imitation_config_is_checked():
+    with pytest.raises(OptionError, match="imitation"):
+        load_config("sorry_v0/dqn", ["imitation.teacher=heuristic"])
+    with pytest.raises(OptionError, match="wizard"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=wizard"])
+    with pytest.raises(OptionError, match="imitation.games"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.games=1"])
+
+
+def test_a_run_with_imitation_starts_from_the_teacher(tmp_path):
+    """A run with ``imitation`` writes imitation.json, evaluates at step 0, and its model chooses like
+    the teacher on the teacher's games far more often than the same run without the warm start."""
+    import torch
+
+    from boardenvs_agents.learning.run import start_run
+
+    settings = [
+        "game_options.num_players=2", "total_timesteps=128", "n_envs=1", "hyperparameters.n_steps=128",
+        "hyperparameters.batch_size=64", "eval.every=128", "eval.games=2", "policy_kwargs.net_arch=[64]",
+        "opponents={random: 1.0}",
+    ]  # fmt: skip
+    imitate = ["imitation.teacher=heuristic", "imitation.games=30", "imitation.epochs=8",
+               "imitation.learning_rate=0.003"]  # fmt: skip
+    warm = start_run(load_config("sorry_v0/ppo", settings + imitate), tmp_path, "warm", progress=False)
+    cold = start_run(load_config("sorry_v0/ppo", settings), tmp_path, "cold", progress=False)
+    report = json.loads((warm.run_dir / "imitation.json").read_text())
+    assert report["teacher"] == "heuristic" and report["games"] == 30 and report["decisions"] > 100
+    assert [e["epoch"] for e in report["epochs"]] == list(range(1, 9))
+    assert not (cold.run_dir / "imitation.json").exists()
+    # The warm start's own level is on the learning curve: an evaluation at step 0.
+    steps = {run: {int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]}
+             for run in (warm.run_dir, cold.run_dir)}  # fmt: skip
+    assert 0 in steps[warm.run_dir] and 0 not in steps[cold.run_dir]
+
+    game = make_game("sorry_v0", num_players=2)
+    demos = collect_demonstrations(game, LearnerView(game, None, False), "heuristic", 30, seed=0)
+    choice = demos.masks.sum(1) > 1
+
+    def agreement(run_dir):
+        model = algorithm_class("ppo").load(run_dir / "final_model.zip", device="cpu")
+        with torch.no_grad():
+            dist = model.policy.get_distribution(
+                torch.as_tensor(demos.observations), action_masks=demos.masks
+            )
+        return float((dist.distribution.logits.argmax(1).numpy() == demos.actions)[choice].mean())
+
+    warm_agreement, cold_agreement = agreement(warm.run_dir), agreement(cold.run_dir)
+    assert warm_agreement > cold_agreement + 0.2, (warm_agreement, cold_agreement)
