@@ -154,3 +154,16 @@ def test_a_run_with_imitation_starts_from_the_teacher(tmp_path):
 
     warm_agreement, cold_agreement = agreement(warm.run_dir), agreement(cold.run_dir)
     assert warm_agreement > cold_agreement + 0.2, (warm_agreement, cold_agreement)
+
+
+def test_a_checkpoint_from_before_the_imitation_section_still_resumes(tmp_path):
+    """Checkpoints record their config; one written before ``imitation`` existed counts it as off, and
+    a run that has it on is still another run."""
+    from boardenvs_agents.learning.run import RunError, _check_same_run
+
+    config = load_config("sorry_v0/ppo")
+    saved = json.loads(json.dumps(config.to_dict()))
+    del saved["imitation"]
+    _check_same_run(saved, config, tmp_path)  # no error: the missing section is the default
+    with pytest.raises(RunError, match="imitation"):
+        _check_same_run(saved, load_config("sorry_v0/ppo", ["imitation.teacher=heuristic"]), tmp_path)
