@@ -62,8 +62,8 @@ class ImitationConfig:
     teacher: str | None = None
     #: Games the teacher plays against itself (every seat); a tenth is held out to measure the fit.
     games: int = 2000
-    #: Passes over the teacher's decisions.
-    epochs: int = 10
+    #: Passes over the teacher's decisions (more overfit: docs/learning.md).
+    epochs: int = 3
     #: Decisions per gradient step.
     batch_size: int = 256
     #: Adam's step size.
