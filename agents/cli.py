@@ -1,6 +1,6 @@
 """What the command lines (``scripts/``, the ``boardenvs-*`` commands) share: one-line errors, checks
-that an extra is installed, game options typed as ``KEY=VALUE``, labelled agent specs and the command as
-it was typed.
+that an extra is installed, game options typed as ``KEY=VALUE``, labelled agent specs, the command as
+it was typed, and the progress bar of long work (games played, imitation's teacher games).
 
 Library functions raise ``ValueError`` (or ``OptionError``) with a message that names the bad value;
 the scripts turn those into :func:`fail`: the message on one line, exit code 2, as argparse does for
@@ -94,3 +94,12 @@ def command_line(script: str, argv: Sequence[str] | None = None, drop: Sequence[
     given (``sys.argv[1:]`` by default) quoted for a shell and those in ``drop`` left out."""
     args = [a for a in (sys.argv[1:] if argv is None else argv) if a not in drop]
     return " ".join(["python", f"scripts/{script}", *(shlex.quote(a) for a in args)])
+
+
+def progress_bar(total: int, desc: str, initial: int = 0, unit: str = "game") -> Any:
+    """A tqdm progress bar on standard error, or ``None`` without tqdm (the bar is optional)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)

@@ -173,7 +173,7 @@ def run_league(
     arena.check(matchups)
     out_dir = Path(out_dir)
     page = config.page or game_name
-    if Path(page).name != page or page in ("", ".", ".."):
+    if Path(page).name != page or page in (".", ".."):
         raise ValueError(f"{config_path}: page must be a plain file name, got {config.page!r}")
     out = out_dir / page
     out.mkdir(parents=True, exist_ok=True)
@@ -223,7 +223,7 @@ def league_markdown(
     curves: Mapping[str, Path],
 ) -> str:
     """The text of ``<out>/<game>.md``."""
-    game, n = data["game"], data["num_players"]
+    game, n, page = data["game"], data["num_players"], data["page"]
     speed = data["env_speed"]
     options = ", ".join(f"{k}={v}" for k, v in config.game_options.items())
     lines = [
@@ -243,7 +243,7 @@ def league_markdown(
         "",
         summary_table(config, results, ratings),
         "",
-        f"![win rates]({data.get('page', game)}/win_rates.png)",
+        f"![win rates]({page}/win_rates.png)",
         "",
         "## Ratings",
         "",
@@ -255,7 +255,7 @@ def league_markdown(
         "",
         "## How the agents play",
         "",
-        strategy_section(game, data.get("strategy", {})),
+        strategy_section(game, data["strategy"]),
         "",
         "## Env speed",
         "",
@@ -278,10 +278,10 @@ def league_markdown(
             "## Learning curves",
             "",
             "Win rates during training, from the runs' `eval.csv` (copied here: "
-            + ", ".join(f"[{label}]({data.get('page', game)}/{path.name})" for label, path in curves.items())
+            + ", ".join(f"[{label}]({page}/{path.name})" for label, path in curves.items())
             + "); the bands are 95% intervals.",
             "",
-            f"![learning curves]({data.get('page', game)}/learning_curves.png)",
+            f"![learning curves]({page}/learning_curves.png)",
             "",
         ]
     return "\n".join(lines).rstrip() + "\n"

@@ -58,6 +58,7 @@ from boardenvs.core.game import Game
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs_agents.arena.match import GameObserver, GameResult, play_game
 from boardenvs_agents.base import Policy
+from boardenvs_agents.cli import progress_bar
 from boardenvs_agents.registry import make_policy, parse_spec
 
 #: At most this many seatings per matchup are played as all permutations; more are sampled.
@@ -398,7 +399,7 @@ class Arena:
         results_file = ResultsFile(out, self.header()) if out is not None else None
         done = dict(results_file.done) if results_file is not None else {}
         todo = [t for t in tasks if t not in done]
-        bar = _progress_bar(len(tasks), len(tasks) - len(todo), desc or self.game.name) if progress else None
+        bar = progress_bar(len(tasks), desc or self.game.name, len(tasks) - len(todo)) if progress else None
         try:
             for result in self._play(todo, workers):
                 done[result_key(result)] = result
@@ -533,14 +534,6 @@ def _exit_with_parent(parent: int) -> None:
 
 def _play_in_worker(task: Task) -> GameResult:
     return _WORKER["seats"].play(task)
-
-
-def _progress_bar(total: int, initial: int, desc: str) -> Any:
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, initial=initial, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
 # -- configs ----------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.options import OptionError
+from boardenvs_agents.cli import progress_bar
 from boardenvs_agents.learning.checkpoint import (
     checkpoint_dirs,
     read_state,
@@ -237,17 +238,6 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def _bar(total: int, description: str, show: bool) -> Any:
-    """A tqdm progress bar on standard error (``None`` when not shown or without tqdm)."""
-    if not show:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc=description, unit="game", dynamic_ncols=True)
-
-
 def rng_state() -> dict[str, Any]:
     """The global generators SB3 and torch draw from (torch, numpy, Python), JSON-able."""
     import torch
@@ -383,7 +373,8 @@ class _Session:
         assert imitation.teacher is not None
         game, view = learner_view(config)
         start = time.perf_counter()
-        bar = _bar(imitation.games, f"imitation: {imitation.teacher} games", self.progress)
+        label = f"imitation: {imitation.teacher} games"
+        bar = progress_bar(imitation.games, label) if self.progress else None
         try:
             demos = collect_demonstrations(
                 game, view, imitation.teacher, imitation.games, config.seed, float(model.gamma),

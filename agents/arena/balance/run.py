@@ -22,6 +22,7 @@ from boardenvs_agents.arena.balance.stats import (
     versus_random,
 )
 from boardenvs_agents.arena.runner import Arena, Matchup
+from boardenvs_agents.cli import progress_bar
 
 #: The heuristic and the random baseline of the "heuristic vs random" run.
 HEURISTIC = "heuristic"
@@ -146,7 +147,7 @@ def _round_robin(
     """Win rate per role over every role assignment (``games`` in all, the same seeds for each)."""
     per = math.ceil(games / len(assignments))
     desc = f"{game_name} {cls.describe(num_players)} round robin"
-    bar = _bar(len(assignments) * per, desc) if progress else None
+    bar = progress_bar(len(assignments) * per, desc) if progress else None
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
     total = 0
@@ -168,16 +169,6 @@ def _round_robin(
         if bar is not None:
             bar.close()
     return {role: Rate(wins.get(role, 0), played[role]) for role in sorted(played)}, total
-
-
-def _bar(total: int, desc: str) -> Any:
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    import sys
-
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
 def run_balance(config: BalanceConfig, progress: bool = False) -> list[SettingReport]:
