@@ -5,7 +5,9 @@ Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 
 Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
-(``agents/search/mcts.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
+(``agents/search/mcts.py``), ``rollouts`` (a base policy improved by paired rollouts,
+``agents/search/rollouts.py``), ``champion`` (the strongest shipped agent of a game,
+``agents/search/champion.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def _learned(algo: str) -> Callable[..., Policy]:
         model: str = "",
         deterministic: bool = True,
     ) -> Policy:
-        from boardenvs.core.options import options_to_dict
+        from boardenvs.core.options import encoding_keys, options_to_dict
         from boardenvs.registry import make_game
         from boardenvs_agents.learning.models import LearnedPolicy, read_metadata, resolve_model_path
 
@@ -53,12 +55,18 @@ def _learned(algo: str) -> Callable[..., Policy]:
             raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
         # A shipped model by game name: the one trained for the options asked (``ppo:sorry_v0`` with
         # two players is the two-player model). Without options from the caller, the default model
-        # plays the options it was trained with.
-        asked = None
+        # plays the options it was trained with. Encoding options (Gangsi's action features) are the
+        # model's own: it encodes its observations with them at any table of the same rules.
         if game_options is not None and model == game_name:
-            asked = options_to_dict(make_game(game_name, **game_options).options)
-        path = resolve_model_path(model, algo, asked)
-        options = game_options if game_options is not None else read_metadata(path)["options"]
+            asked = make_game(game_name, **game_options).options
+            path = resolve_model_path(model, algo, options_to_dict(asked), ignore=encoding_keys(asked))
+        else:
+            path = resolve_model_path(model, algo)
+        trained = read_metadata(path)["options"]
+        options = dict(game_options) if game_options is not None else dict(trained)
+        for key in encoding_keys(make_game(game_name, **options).options):
+            if key in trained:
+                options[key] = trained[key]
         game = make_game(game_name, **options)
         try:
             return LearnedPolicy.from_file(
@@ -92,6 +100,8 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "heuristic": _heuristic,
     "human": _lazy("boardenvs_agents.human:make_human"),
     "mcts": _lazy("boardenvs_agents.search.mcts:make_mcts"),
+    "rollouts": _lazy("boardenvs_agents.search.rollouts:make_rollouts"),
+    "champion": _lazy("boardenvs_agents.search.champion:make_champion"),
     "ppo": _learned("ppo"),
     "dqn": _learned("dqn"),
     "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),

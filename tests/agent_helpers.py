@@ -1,4 +1,5 @@
-"""Helpers shared by the agent tests: a recording, checking wrapper around any policy."""
+"""Helpers shared by the agent tests: a recording, checking wrapper around any policy; decision states,
+scripted Sorry! positions and a state wrapper that catches a search reading what its seat may not."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from boardenvs import make_game
 from boardenvs.core.game import Game
-from boardenvs.core.state import State
+from boardenvs.core.state import CHANCE, State
+from boardenvs.sorry.rules import SorryOptions, SorryState
 from boardenvs_agents.arena.match import GameResult, play_game
 from boardenvs_agents.base import Policy
 from boardenvs_agents.registry import make_policy
@@ -63,3 +66,63 @@ def play_logged(
     log: list = []
     policies = [Recorder(make_policy(s, game.name), log, perturb, note) for s in specs]
     return play_game(game, policies, seed), log
+
+
+# -- positions and wrappers shared by the search tests ------------------------------------------------
+def decision_states(game_name: str, seed: int, every: int, limit: int, **options) -> list[State]:
+    """Clones of decision nodes with a real choice from one seeded random game."""
+    game = make_game(game_name, **options)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    out: list[State] = []
+    k = 0
+    while not state.is_terminal() and len(out) < limit:
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            if k % every == 0:
+                out.append(state.clone())
+            k += 1
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    return out
+
+
+def sorry_position(pawns: dict[int, list[int]], card: int, num_players: int = 4) -> SorryState:
+    state = SorryState(SorryOptions(num_players=num_players))
+    for seat, where in pawns.items():
+        state.pos[3 * seat : 3 * seat + 3] = where
+    state.turn = 40
+    state.apply_action(card)
+    assert state.current_player() == 0
+    return state
+
+
+class OnlyWhatTheSeatMayRead:
+    """Wraps a state; the search may ask for the mover, its legal actions (its mask) and determinizations
+    for the mover. Any other attribute raises, so the hidden fields of the true state cannot be read."""
+
+    def __init__(self, state: State) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_mover", state.current_player())
+        object.__setattr__(self, "calls", 0)
+
+    def current_player(self) -> int:
+        return self._state.current_player()
+
+    def legal_actions(self):
+        return self._state.legal_actions()
+
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
+        assert player == self._mover, f"determinized for seat {player}, the mover is {self._mover}"
+        object.__setattr__(self, "calls", self.calls + 1)
+        sample = self._state.determinize(player, rng)
+        assert sample is not self._state
+        return sample
+
+    def __getattr__(self, name: str):
+        raise AssertionError(f"the search read {name!r} of the true state")
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AssertionError(f"the search wrote {name!r} on the true state")

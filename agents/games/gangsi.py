@@ -16,14 +16,14 @@ Rule ids (K1-K34) refer to ``shared/rules/gangsi.md`` and :mod:`boardenvs.gangsi
 
 from __future__ import annotations
 
-from collections import deque
-from functools import lru_cache
-
-import numpy as np
-
 from boardenvs.core.state import State
-from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import NUM_HUNTER_DICE
+from boardenvs.gangsi.features import (
+    hunter_move_distance,
+    hunter_probability,
+    kyonshi_path_values,
+    nearest_catchable,
+)
 from boardenvs.gangsi.rules import (
     DIR,
     FACE,
@@ -41,65 +41,8 @@ from boardenvs.gangsi.rules import (
 )
 from boardenvs_agents.base import Policy
 
-#: How far ahead (steps) the Kyonshi plans a path; longer moves follow the pull term.
-KYONSHI_DEPTH = 5
-UNREACHABLE = 99
 #: Kyonshi faces one hunter turn is expected to set aside (five dice, one face in six; K2, K15).
 ASIDE_PER_TURN = NUM_HUNTER_DICE / 6
-
-
-@lru_cache(maxsize=8)
-def hunter_move_distance(maze: Maze, turns: bool) -> tuple[tuple[int, ...], ...]:
-    """``d[a][b]``: fewest hunter moves from square ``a`` to ``b`` on an empty maze (any face)."""
-    size = maze.size
-    succ: list[set[int]] = []
-    for cell in range(size):
-        out: set[int] = set()
-        for d in range(4):
-            cur = cell
-            k = 0
-            while True:
-                nxt = maze.nbr[cur][d]
-                if nxt < 0 or not maze.enterable[nxt]:
-                    break
-                cur = nxt
-                k += 1
-                if k <= 4:
-                    out.add(cur)
-            if cur != cell:
-                out.add(cur)  # the arrow
-        if turns:
-            frontier = {(cell, 1 << cell)}
-            for _ in range(4):
-                nxt_frontier = set()
-                for at, seen in frontier:
-                    for nxt in maze.nbr[at]:
-                        if nxt >= 0 and maze.enterable[nxt] and not seen >> nxt & 1:
-                            nxt_frontier.add((nxt, seen | 1 << nxt))
-                            out.add(nxt)
-                frontier = nxt_frontier
-        succ.append(out)
-    table = []
-    for start in range(size):
-        dist = [UNREACHABLE] * size
-        dist[start] = 0
-        queue = deque([start])
-        while queue:
-            cur = queue.popleft()
-            for nxt in succ[cur]:
-                if dist[nxt] == UNREACHABLE:
-                    dist[nxt] = dist[cur] + 1
-                    queue.append(nxt)
-        table.append(tuple(dist))
-    return tuple(table)
-
-
-@lru_cache(maxsize=8)
-def proximity_kernel(maze: Maze) -> np.ndarray:
-    """``K[a, b] = 0.5 ** steps(a, b)`` over the maze (0 when unreachable): the Kyonshi's pull."""
-    dist = np.asarray(maze.dist, dtype=np.float64)
-    kernel = np.where(dist >= 0, 0.5**dist, 0.0)
-    return kernel
 
 
 class GangsiHeuristic(Policy):
@@ -143,16 +86,7 @@ class GangsiHeuristic(Policy):
         that many steps of the Kyonshi; otherwise it keeps rolling the free dice (with none left the
         reset is forced, K16).
         """
-        maze = state.maze
-        reach = maze.dist[state.ky]
-        near = min(
-            (
-                reach[at]
-                for at in state.pos
-                if at >= 0 and at != maze.entrance and at != maze.coffin and reach[at] >= 0
-            ),
-            default=UNREACHABLE,
-        )
+        near = nearest_catchable(state)
         return RESET if near > state.aside else KEEP
 
     def _square_value(self, state: GangsiState, cell: int) -> float:
@@ -221,40 +155,18 @@ class GangsiHeuristic(Policy):
 
     # -- the Kyonshi ------------------------------------------------------------------------------
     def _kyonshi(self, state: GangsiState) -> int:
-        """Walk the path that crosses the most public probability of a hunter (K32)."""
-        maze = state.maze
-        mass = np.zeros(maze.size)
-        for j in range(state.n):
-            cells = bits(state.maybe[j]) if state.lives[j] > 0 else []
-            cells = [c for c in cells if maze.enterable[c]]
-            if cells:
-                mass[cells] += 1.0 / len(cells)
-        pull = proximity_kernel(maze) @ mass
-        depth = min(state.ky_steps, KYONSHI_DEPTH)
-        best_value = 0.3 * pull[state.ky]
-        best_first = [STOP]
-        stack = [(state.ky, 1 << state.ky, 0.0, 0, -1)]
-        while stack:
-            cell, seen, gained, steps, first = stack.pop()
-            if steps:
-                value = gained + 0.3 * pull[cell]
-                if value > best_value + 1e-12:
-                    best_value, best_first = value, [first]
-                elif abs(value - best_value) <= 1e-12 and best_first != [STOP] and first not in best_first:
-                    best_first.append(first)  # ties between moves; a tie with staying put stays
-            if steps == depth:
-                continue
-            for d, nxt in enumerate(maze.nbr[cell]):
-                if nxt >= 0 and maze.enterable[nxt] and not seen >> nxt & 1:
-                    stack.append(
-                        (nxt, seen | 1 << nxt, gained + mass[nxt], steps + 1, d if first < 0 else first)
-                    )
-        best_first.sort()
-        first = best_first[int(self.rng.random() * len(best_first))]
-        return STOP if first == STOP else STEP + first
+        """Walk the path that crosses the most public probability of a hunter (K32); a tie with
+        standing still stays."""
+        values = kyonshi_path_values(state, hunter_probability(state))
+        stay = values.pop(STOP)
+        best_value = max(values.values(), default=stay)
+        if best_value <= stay + 1e-12:
+            return STOP
+        best_first = sorted(d for d, v in values.items() if v >= best_value - 1e-12)
+        return STEP + best_first[int(self.rng.random() * len(best_first))]
 
 
-__all__ = ["GangsiHeuristic", "hunter_move_distance", "proximity_kernel"]
+__all__ = ["GangsiHeuristic"]
 
 
 # -- leaf value for search ------------------------------------------------------------------------

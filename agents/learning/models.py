@@ -19,7 +19,7 @@ import math
 import os
 import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.game import Game
-from boardenvs.core.options import options_to_dict
+from boardenvs.core.options import options_to_dict, rules_options
 from boardenvs.core.state import State
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
-from boardenvs_agents.learning.network import FrozenNetwork, frozen_network
+from boardenvs_agents.learning.network import FrozenNetwork, frozen_network, frozen_value_network
 
 METADATA_NAME = "boardenvs.json"
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -119,13 +119,15 @@ def shipped_models(algo: str, game_name: str) -> list[Path]:
     return ([default] if default.exists() else []) + variants
 
 
-def resolve_model_path(name_or_path: str, algo: str, options: dict[str, Any] | None = None) -> Path:
+def resolve_model_path(
+    name_or_path: str, algo: str, options: dict[str, Any] | None = None, ignore: Sequence[str] = ()
+) -> Path:
     """A model file: a shipped model by game name, or a path.
 
     ``sorry_v0`` names the shipped models of that game (:func:`shipped_models`): with ``options`` (the
     game's full options, as :func:`~boardenvs.core.options.options_to_dict` gives them) the one trained
-    for exactly those, else the default one. A path is taken as it is (the options are checked when it
-    is loaded).
+    for exactly those but for the keys in ``ignore`` (encoding options, which a model brings along),
+    else the default one. A path is taken as it is (the options are checked when it is loaded).
 
     Raises:
         FileNotFoundError: for a name that is neither a shipped model nor a file.
@@ -137,8 +139,12 @@ def resolve_model_path(name_or_path: str, algo: str, options: dict[str, Any] | N
         if options is None:
             return shipped[0]
         trained = [(path, read_metadata(path)["options"]) for path in shipped]
+
+        def rules(opts: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in opts.items() if k not in ignore}
+
         for path, model_options in trained:
-            if model_options == options:
+            if rules(model_options) == rules(options):
                 return path
         have = ", ".join(
             f"{path.name} for {model_options.get('num_players', '?')} players"
@@ -271,6 +277,7 @@ class LearnedPolicy(Policy):
         #: Epsilon of a stochastic DQN policy (the model's exploration rate when the policy was made).
         self.exploration_rate = float(getattr(model, "exploration_rate", 0.0))
         self._options_seen: Any = None
+        self._value_network: Any = None
 
     @classmethod
     def from_file(
@@ -312,7 +319,9 @@ class LearnedPolicy(Policy):
         seat = state.current_player()
         options = getattr(state, "options", None)
         if options is not None and options is not self._options_seen:
-            if options != self.game.options:
+            # Encoding options (e.g. Gangsi's action features) are this policy's own: it encodes the
+            # state with its game's, whatever the table's are.
+            if rules_options(options) != rules_options(self.game.options):
                 raise ValueError(
                     f"{self.name} was trained for {self.game.name} with {self.game.options}, not {options}"
                 )
@@ -347,6 +356,20 @@ class LearnedPolicy(Policy):
         if not mask[action]:  # cannot happen with masks applied; never play an illegal move
             raise RuntimeError(f"{self.name} chose illegal action {action}")
         return action
+
+    def value(self, state: State) -> float:
+        """The model's value head at ``state`` for the player to move (its expected return, as
+        trained), from that player's observation.
+
+        Raises:
+            ValueError: for a model without a value head that numpy can copy (DQN, custom networks).
+        """
+        if self._value_network is None:
+            self._value_network = frozen_value_network(self.model)
+            if self._value_network is None:
+                raise ValueError(f"{self.name} has no value head to evaluate states with (PPO MLPs only)")
+        obs, _ = self.encode(state)
+        return float(self._value_network.forward([obs])[0, 0])
 
     def act(self, state: State) -> int:
         """The model's action for the player to move, among legal actions only."""

@@ -103,8 +103,8 @@ class NumpyMLP(FrozenNetwork):
             )
         return x[:, None, :]
 
-    def scores(self, observations: Sequence[Any], masks: np.ndarray) -> np.ndarray:
-        """See :meth:`FrozenNetwork.scores`."""
+    def forward(self, observations: Sequence[Any]) -> np.ndarray:
+        """The last layer's outputs, ``(batch, outputs)`` float32, nothing masked."""
         h = self.inputs(observations)
         for weight_t, bias, activation in self.layers:
             h = np.matmul(h, weight_t)  # per row: a (1, in) @ (in, out) product, whatever the batch size
@@ -114,7 +114,11 @@ class NumpyMLP(FrozenNetwork):
                 np.tanh(h, out=h)
             elif activation == "relu":
                 np.maximum(h, self._relu_zero, out=h)
-        out = h.reshape(len(h), -1)
+        return h.reshape(len(h), -1)
+
+    def scores(self, observations: Sequence[Any], masks: np.ndarray) -> np.ndarray:
+        """See :meth:`FrozenNetwork.scores`."""
+        out = self.forward(observations)
         np.copyto(out, np.float32(-np.inf), where=~np.asarray(masks, dtype=bool))
         return out
 
@@ -165,10 +169,25 @@ def frozen_network(model: Any, key: str | None = None) -> FrozenNetwork:
     return NumpyMLP(key, kind, modules, keys)
 
 
+def frozen_value_network(model: Any) -> NumpyMLP | None:
+    """A numpy copy of a MaskablePPO ``model``'s value head (``forward`` gives one column: the value of
+    the observation for the player who sees it), or ``None`` for a model without one (DQN) or a
+    network other than flatten-then-MLP."""
+    if hasattr(model, "q_net") or hasattr(model.policy, "q_net") or not hasattr(model.policy, "value_net"):
+        return None
+    layers = _mlp_layers(model.policy, "value")
+    if layers is None:
+        return None
+    modules, keys = layers
+    # Only ``forward`` is meant for it (one output: nothing to mask); the kind is the policy's.
+    return NumpyMLP(uuid.uuid4().hex, "logits", modules, keys)
+
+
 def _mlp_layers(
     policy: Any, kind: str
 ) -> tuple[list[tuple[np.ndarray, np.ndarray | None, str | None]], Any] | None:
-    """The layers of a flatten-then-MLP policy as numpy arrays, or ``None`` for any other network."""
+    """The layers of a flatten-then-MLP policy as numpy arrays, or ``None`` for any other network
+    (``kind``: ``"logits"`` the action head, ``"q"`` DQN's Q-network, ``"value"`` the value head)."""
     from gymnasium import spaces
     from stable_baselines3.common.preprocessing import is_image_space
     from stable_baselines3.common.torch_layers import CombinedExtractor, FlattenExtractor
@@ -177,11 +196,15 @@ def _mlp_layers(
     def flat(space: Any) -> bool:
         return isinstance(space, spaces.Box) and not is_image_space(space)
 
-    if kind == "logits":
-        extractor = getattr(policy, "pi_features_extractor", None)
+    if kind in ("logits", "value"):
+        name = "pi_features_extractor" if kind == "logits" else "vf_features_extractor"
+        extractor = getattr(policy, name, None)
         if not isinstance(extractor, FlattenExtractor) or not flat(policy.observation_space):
             return None
-        modules = [*policy.mlp_extractor.policy_net, policy.action_net]
+        if kind == "logits":
+            modules = [*policy.mlp_extractor.policy_net, policy.action_net]
+        else:
+            modules = [*policy.mlp_extractor.value_net, policy.value_net]
         keys = None
     else:
         q_net = policy.q_net

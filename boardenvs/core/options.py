@@ -123,3 +123,16 @@ def _plain(value: Any) -> Any:
 def options_to_dict(options: Any) -> dict[str, Any]:
     """JSON-able dict of an options dataclass (tuples, nested too, become lists)."""
     return {k: _plain(v) for k, v in dataclasses.asdict(options).items()}
+
+
+def encoding_keys(options: Any) -> tuple[str, ...]:
+    """The options of ``options``' game that change only how observations are encoded, never the rules
+    (its dataclass's ``ENCODING_OPTIONS``): a learned agent brings its own, whatever the table uses."""
+    return tuple(getattr(type(options), "ENCODING_OPTIONS", ()))
+
+
+def rules_options(options: Any) -> dict[str, Any]:
+    """:func:`options_to_dict` without the encoding options (:func:`encoding_keys`): what two games
+    must share for the same agent to play both."""
+    skip = encoding_keys(options)
+    return {k: v for k, v in options_to_dict(options).items() if k not in skip}

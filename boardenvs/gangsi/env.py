@@ -35,8 +35,8 @@ The observation is a dict with `observation` (float32) and `action_mask` (int8).
 stack of 11x11 planes (`plane * 121 + row * 11 + col`), then a vector. The two roles see different
 things and have different shapes.
 
-**Hunters** (`(1807,)`), in the perspective of the observing piece ("me", slot 0; in the
-one-controller game the acting piece when it is mine, else my first living piece); the other pieces
+**Hunters** (`(1807,)`; `(1843,)` with `action_features=True`), in the perspective of the observing
+piece ("me", slot 0; in the one-controller game the acting piece when it is mine, else my first living piece); the other pieces
 follow in seat order in slots 1-3 (slot `r` is piece `(me + r) % num_hunters`; absent slots zero):
 
 | Index     | Meaning                                                                                   |
@@ -61,9 +61,10 @@ follow in seat order in slots 1-3 (slot `r` is piece `(me + r) % num_hunters`; a
 | 1802      | completed rounds / `max_rounds`                                                           |
 | 1803-1805 | hunter pieces one-hot (2, 3, 4)                                                           |
 | 1806      | `hunter_turns`                                                                            |
+| 1807-1842 | with `action_features=True`: action features, 3 per action `a` at `1807 + 3 a` (zeros but for my own decision): the move ends on a treasure I need; hunter moves from there to my nearest still-needed treasure / 10; the Kyonshi's steps to it / 20 (see below) |
 
-**The Kyonshi** (`(1499,)`) never sees a hunter's square or hand (K9). It sees what the table tells
-it, and the public possibility set of every piece: the squares the piece may stand on given the
+**The Kyonshi** (`(1499,)`; `(1509,)` with `action_features=True`) never sees a hunter's square or hand
+(K9). It sees what the table tells it, and the public possibility set of every piece: the squares the piece may stand on given the
 entrance, the declared faces, the walls, its own square, reveals (which pin a piece to its treasure),
 captures (the coffin) and every square it stepped on without a catch (K32). Slots are pieces by
 number (not rotated):
@@ -85,6 +86,22 @@ number (not rotated):
 | 1494      | completed rounds / `max_rounds`                                                           |
 | 1495-1497 | hunter pieces one-hot (2, 3, 4)                                                           |
 | 1498      | `hunter_turns`                                                                            |
+| 1499-1508 | with `action_features=True`: action features, 2 per action `a` at `1499 + 2 a` (zeros outside its move): the public probability of a hunter on the square the step enters; the best probability a path of up to 5 steps starting that way crosses (plus 0.3 of where it ends leads on) / number of pieces |
+
+**Action features** (`boardenvs/gangsi/features.py`, option `action_features=True`) say what each legal
+choice leads to, from what the observer may know, so that a network need not find it in the planes:
+they are the quantities the hand-written heuristic weighs. They are off by default because they cost
+about twice the rest of a step (random play through `env()`: about 11,000 moves/s with them, 32,000
+without). The option changes only the encoding, not the rules: a learned agent trained with it
+(`ppo:gangsi_v0`) encodes its own observations with it in any game of the same rules
+(`ENCODING_OPTIONS`). For a hunter, a face is scored by its best destination (a reveal first, then the
+fewest hunter moves on, then the farthest from the Kyonshi), a direction by the square it
+ends on, a re-roll (K14) by the square the piece stands on, a reset / keep (K16, K31) by whether the
+interrupt can catch a piece in the open (1 / 0), the dice aside / 5 and the Kyonshi's steps to the
+nearest such piece / 20. Hunter moves count straight lines of 1-4 squares and arrow slides (K10-K12);
+a piece's "needed" treasures are the unrevealed cards of its own hand, so only the acting piece's
+holder sees them. The Kyonshi's spread each piece's probability evenly over its public possibility
+set (K32).
 
 No observation holds the order of a deck: cards are dealt at chance nodes and the undealt ones are
 never stored apart from the hands (K4).
@@ -134,6 +151,7 @@ everyone still playing.
 | `max_rounds`         | 80                   | K26: full rounds before the cap                                     |
 | `round_cap`          | `"kyonshi_wins"`     | K26: the Kyonshi wins at the cap, or `"truncate"`                   |
 | `hunter_win_rewards` | `"others_minus_one"` | K20: see Rewards                                                    |
+| `action_features`    | False                | not a rule: append the action features to both observations (above) |
 | `maze`               | `"crypt"`            | K7: a named map (`"crypt"`, `"classic"`: the first map of gangsi.md 3.3, the drawing-format example) or a drawing in that format (a tuple of lines) |
 
 ### Rules settled here (new ids)
@@ -239,6 +257,10 @@ everyone still playing.
   the pieces still to move this round are expected to set aside then narrowed the gap between 3 and 4
   hunters (this map with A1 and P1 one square from their corners: 0.527 / 0.418 / 0.596 before, 0.504
   / 0.369 / 0.496 after, 1000 and 2000 games).
+* v0, revised before any release (issue 18): option `action_features` (off by default): both
+  observations end with action features (hunters 1807-1842, the Kyonshi 1499-1508), what each choice
+  leads to; a network trained on the plain planes did not learn to play either role against the
+  heuristic (docs/learning.md).
 """
 
 from __future__ import annotations
@@ -251,11 +273,21 @@ from boardenvs.core.aec import BoardGameEnv, wrap_env
 from boardenvs.core.game import Game
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import NUM_MOVE_FACES, NUM_TREASURES, TREASURE_CODES
+from boardenvs.gangsi.features import (
+    HUNTER_FEATURES,
+    KYONSHI_FEATURES,
+    hunter_action_features,
+    kyonshi_action_features,
+)
 from boardenvs.gangsi.rules import (
     KYONSHI,
     NUM_HUNTER_ACTIONS,
     NUM_KYONSHI_ACTIONS,
     NUM_PHASES,
+    PH_CHOOSE,
+    PH_DIR,
+    PH_KY_MOVE,
+    PH_RESET,
     GangsiOptions,
     GangsiState,
     bits,
@@ -307,10 +339,17 @@ class GangsiGame(Game):
         self._h_size = (
             self._h_tail + 1 + NUM_PHASES + NUM_MOVE_FACES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 1 + 3 + 1
         )
+        self._features = self.options.action_features
+        self._h_features = self._h_size
+        if self._features:
+            self._h_size += NUM_HUNTER_ACTIONS * HUNTER_FEATURES
         # Kyonshi offsets.
         self._k_vec = K_PLANES * size
         self._k_tail = self._k_vec + SLOTS * K_SLOT
         self._k_size = self._k_tail + 1 + NUM_PHASES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 3 + 1
+        self._k_features = self._k_size
+        if self._features:
+            self._k_size += NUM_KYONSHI_ACTIONS * KYONSHI_FEATURES
         self._ky_norm = 1.0 / (max(self.options.kyonshi_die) + 5)
         # Each role's observation starts as a copy of its template: the static planes, zeros elsewhere.
         self._h_template = np.zeros(self._h_size, dtype=np.float32)
@@ -441,6 +480,9 @@ class GangsiGame(Game):
         obs = self._h_template.copy()
         obs.put(hot, 1.0)
         obs.put(at, val)
+        if self._features and acting == me and state.phase in (PH_RESET, PH_CHOOSE, PH_DIR):
+            # Action features: only for my own decision (they read the acting piece's hand).
+            obs[self._h_features :] = hunter_action_features(state).reshape(-1)
         return obs
 
     def _observe_kyonshi(self, state: GangsiState) -> np.ndarray:
@@ -501,6 +543,8 @@ class GangsiGame(Game):
             sets = sets << size | maybe[j]
         packed = np.frombuffer(sets.to_bytes((n * size + 7) // 8, "little"), dtype=np.uint8)
         obs[7 * size : (7 + n) * size] = np.unpackbits(packed, count=n * size, bitorder="little")
+        if self._features and state.phase == PH_KY_MOVE:
+            obs[self._k_features :] = kyonshi_action_features(state).reshape(-1)
         return obs
 
     def draw(self, state: GangsiState, view: int | None = None) -> Any:  # type: ignore[override]

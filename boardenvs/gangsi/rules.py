@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from boardenvs.core.fields import Fields, check_playable
 from boardenvs.core.options import OptionError, make_options, options_to_dict
@@ -116,6 +116,12 @@ class GangsiOptions:
     #: the default, or ``"classic"``, the first map of gangsi.md 3.3) or a drawing in that format (its
     #: lines).
     maze: str | tuple[str, ...] = DEFAULT_MAZE
+    #: Not a rule: both observations end with action features (``boardenvs/gangsi/features.py``),
+    #: what each choice leads to. Off by default: they cost about twice the rest of a step.
+    action_features: bool = False
+
+    #: Options that change only the observation encoding (:func:`boardenvs.core.options.encoding_keys`).
+    ENCODING_OPTIONS: ClassVar[tuple[str, ...]] = ("action_features",)
 
     def __post_init__(self) -> None:
         given_players = self.num_players

@@ -5,6 +5,7 @@ from __future__ import annotations
 import agent_helpers
 import numpy as np
 import pytest
+from agent_helpers import OnlyWhatTheSeatMayRead, decision_states, sorry_position
 
 import boardenvs
 from boardenvs import make_game
@@ -17,7 +18,7 @@ from boardenvs.neighborhood.rules import PLAYER, NeighborhoodOptions, Neighborho
 from boardenvs.sorry import board as sorry_board
 from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import CARD_NAMES, ELEVEN
-from boardenvs.sorry.rules import FORWARD_ACTION, SWITCH, SorryOptions, SorryState
+from boardenvs.sorry.rules import FORWARD_ACTION, SWITCH
 from boardenvs_agents.games import leaf_values
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.search.mcts import MCTSPolicy
@@ -25,26 +26,6 @@ from boardenvs_agents.search.mcts import MCTSPolicy
 GAMES = ["sorry_v0", "gangsi_v0", "lost_city_v0", "neighborhood_v0"]
 #: A cheap search for tests that only need legal, reproducible play.
 FAST = "mcts:sims=8,depth=4,leaf=eval"
-
-
-def decision_states(game_name: str, seed: int, every: int, limit: int, **options) -> list[State]:
-    """Clones of decision nodes with a real choice from one seeded random game."""
-    game = make_game(game_name, **options)
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    out: list[State] = []
-    k = 0
-    while not state.is_terminal() and len(out) < limit:
-        if state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            if k % every == 0:
-                out.append(state.clone())
-            k += 1
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    return out
 
 
 def decide(state: State, seed: int = 0, **options) -> tuple[int, dict[int, int]]:
@@ -128,16 +109,6 @@ def test_a_lone_legal_action_is_played_without_a_search():
 
 
 # -- forced wins in scripted positions ---------------------------------------------------------------------
-def sorry_position(pawns: dict[int, list[int]], card: int, num_players: int = 4) -> SorryState:
-    state = SorryState(SorryOptions(num_players=num_players))
-    for seat, where in pawns.items():
-        state.pos[3 * seat : 3 * seat + 3] = where
-    state.turn = 40
-    state.apply_action(card)
-    assert state.current_player() == 0
-    return state
-
-
 @pytest.mark.parametrize("options", [{}, {"depth": 6, "leaf": "eval"}, {"rollout": "heuristic"}], ids=str)
 def test_sorry_the_eleven_that_brings_the_last_pawn_home(options):
     """S13: an 11 moves 11 forward or switches; the forward 11 takes Red's last pawn Home, and all three
@@ -322,35 +293,6 @@ def test_max_n_in_a_three_player_game_with_an_eliminated_player():
 
 
 # -- no peeking ---------------------------------------------------------------------------------------------
-class OnlyWhatTheSeatMayRead:
-    """Wraps a state; the search may ask for the mover, its legal actions (its mask) and determinizations
-    for the mover. Any other attribute raises, so the hidden fields of the true state cannot be read."""
-
-    def __init__(self, state: State) -> None:
-        object.__setattr__(self, "_state", state)
-        object.__setattr__(self, "_mover", state.current_player())
-        object.__setattr__(self, "calls", 0)
-
-    def current_player(self) -> int:
-        return self._state.current_player()
-
-    def legal_actions(self):
-        return self._state.legal_actions()
-
-    def determinize(self, player: int, rng: np.random.Generator) -> State:
-        assert player == self._mover, f"determinized for seat {player}, the mover is {self._mover}"
-        object.__setattr__(self, "calls", self.calls + 1)
-        sample = self._state.determinize(player, rng)
-        assert sample is not self._state
-        return sample
-
-    def __getattr__(self, name: str):
-        raise AssertionError(f"the search read {name!r} of the true state")
-
-    def __setattr__(self, name: str, value) -> None:
-        raise AssertionError(f"the search wrote {name!r} on the true state")
-
-
 @pytest.mark.parametrize("game_name", GAMES)
 def test_the_search_only_reads_the_root_through_determinize(game_name):
     for state in decision_states(game_name, 2, every=7, limit=3, num_players=4):

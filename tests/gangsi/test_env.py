@@ -52,8 +52,9 @@ CONFIGS = [
     {"num_hunters": 4},
     {"num_players": 2},
     {"num_hunters": 3, "hunter_turns": True},
+    {"num_hunters": 3, "action_features": True},
 ]
-IDS = ["2h", "3h", "4h", "1ctl", "3h-turns"]
+IDS = ["2h", "3h", "4h", "1ctl", "3h-turns", "3h-features"]
 K_SIZE, H_SIZE = 1499, 1807
 
 
@@ -340,7 +341,15 @@ def move_hunters(state: GangsiState, rng: np.random.Generator) -> GangsiState:
     return v
 
 
-@pytest.mark.parametrize("options", [{"num_hunters": 4}, {"num_hunters": 2, "hunter_turns": True}], ids=str)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_hunters": 4},
+        {"num_hunters": 2, "hunter_turns": True},
+        {"num_hunters": 3, "action_features": True},
+    ],
+    ids=str,
+)
 def test_kyonshi_observation_ignores_hunter_squares_hands_and_rolls(options):
     game = gangsi_v0.GangsiGame(**options)
     rng = np.random.default_rng(0)
@@ -356,7 +365,11 @@ def test_kyonshi_observation_ignores_hunter_squares_hands_and_rolls(options):
     assert checked > 100
 
 
-@pytest.mark.parametrize("options", [{"num_hunters": 4}, {"num_hunters": 3}, {"num_hunters": 2}], ids=str)
+@pytest.mark.parametrize(
+    "options",
+    [{"num_hunters": 4}, {"num_hunters": 3}, {"num_hunters": 2}, {"num_hunters": 3, "action_features": True}],
+    ids=str,
+)
 def test_hunter_observation_ignores_other_hands(options):
     game = gangsi_v0.GangsiGame(**options)
     rng = np.random.default_rng(1)

@@ -1,0 +1,247 @@
+"""Policy improvement by paired rollouts: a base policy, corrected where simulation says it errs.
+
+At a decision with a choice (``RolloutPolicy.act``), the base policy (a learned model or the
+heuristic) proposes its move and ranks the others. For each of the ``top`` best-ranked candidates,
+the search plays the game on from the same sampled world with the same dice and cards
+(**common random numbers**: rollout ``i`` of every candidate starts from the same determinization and
+draws its chance outcomes and the policies' choices from generators seeded alike), the searching seat
+playing the base policy and every other seat the ``opponents`` policy, to the end of the game or for
+``depth`` decisions (then scored by the game's progress measure, :func:`boardenvs_agents.games.leaf_values`,
+or by a learned base policy's value head at the searching seat's next decision, ``leaf="value"``).
+It then compares every candidate with the base move **on the same rollouts** and switches only when
+the mean paired difference beats the base move by more than ``z`` standard errors: a noisy estimate
+keeps the base move, so the search should never play much worse than its base policy, and with a
+clear difference it plays better (a one-step policy improvement; Tesauro and Galperin's rollouts of
+backgammon programs, 1996; Bertsekas's rollout algorithms).
+
+The budget is ``seconds`` per decision (the clock decides how many rounds of rollouts are played;
+each round plays every candidate once) or a fixed number of ``rounds`` (reproducible to the action).
+Hidden information is handled as in :mod:`boardenvs_agents.search.mcts`: every round starts from
+``state.determinize(me, rng)``, and the search never reads the state beyond ``current_player()``,
+``legal_actions()`` and that determinization.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from boardenvs.core.state import CHANCE, TERMINAL, State
+from boardenvs_agents.base import Policy
+from boardenvs_agents.games import leaf_values
+
+
+class RolloutPolicy(Policy):
+    """A base policy improved by paired rollouts (see the module docstring).
+
+    Args:
+        base: the policy that proposes moves, plays the searching seat in rollouts and ranks the
+            candidates (a learned policy by its scores; any other by its own move first, then the
+            others in action order).
+        opponents: the policy of every other seat in rollouts (``None``: the base policy).
+        seed: seed of the search's generator.
+        seconds: time budget per decision (``None``: ``rounds`` only).
+        rounds: rollouts per candidate (a cap with ``seconds``; ``None`` with ``seconds``: no cap).
+        top: candidates searched, the base policy's best-ranked ones (its own move included).
+        depth: rollout decisions before scoring the position (``None``: to the end of the game).
+        leaf: how a rollout cut by ``depth`` is scored: ``"progress"``, the game's progress measure
+            there, or ``"value"``, the base policy's value head (a learned PPO base) at the searching
+            seat's first decision after the cut.
+        z: standard errors by which a candidate must beat the base move on the paired rollouts.
+        min_rounds: rounds below which the base move is kept whatever the rollouts say (a standard
+            error from a handful of rollouts says little).
+        name: label in tables.
+
+    Raises:
+        ValueError: for a budget, ``top``, ``depth`` or ``z`` out of range.
+    """
+
+    def __init__(
+        self,
+        base: Policy,
+        opponents: Policy | None = None,
+        seed: int | None = None,
+        *,
+        seconds: float | None = 0.09,
+        rounds: int | None = None,
+        top: int = 4,
+        depth: int | None = None,
+        leaf: str = "progress",
+        z: float = 2.0,
+        min_rounds: int = 6,
+        name: str = "rollouts",
+    ) -> None:
+        super().__init__(seed)
+        if seconds is None and rounds is None:
+            raise ValueError("rollouts: give seconds, rounds or both")
+        if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
+            raise ValueError(f"rollouts: seconds must be a positive number, got {seconds!r}")
+        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 2):
+            raise ValueError(f"rollouts: rounds must be an integer of at least 2, got {rounds!r}")
+        if isinstance(top, bool) or not isinstance(top, int) or top < 2:
+            raise ValueError(f"rollouts: top must be an integer of at least 2, got {top!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"rollouts: depth must be a positive integer or None, got {depth!r}")
+        if leaf not in ("progress", "value"):
+            raise ValueError(f"rollouts: leaf must be 'progress' or 'value', got {leaf!r}")
+        if leaf == "value" and not hasattr(base, "value"):
+            raise ValueError(f"rollouts: leaf=value needs a learned base with a value head, not {base.name}")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or z < 0:
+            raise ValueError(f"rollouts: z must be a non-negative number, got {z!r}")
+        self.base = base
+        self.opponents = opponents if opponents is not None else base
+        self.seconds = None if seconds is None else float(seconds)
+        self.rounds = rounds
+        self.top = top
+        self.depth = depth
+        self.leaf = leaf
+        self.z = float(z)
+        if isinstance(min_rounds, bool) or not isinstance(min_rounds, int) or min_rounds < 2:
+            raise ValueError(f"rollouts: min_rounds must be an integer of at least 2, got {min_rounds!r}")
+        self.min_rounds = min_rounds
+        self.name = name
+        #: Statistics of the last decision: rounds, seconds, candidates, mean paired differences, choice.
+        self.last_search: dict[str, Any] = {}
+
+    def candidates(self, state: State) -> list[int]:
+        """The base policy's move first, then the next best-ranked legal actions, ``top`` in all."""
+        legal = state.legal_actions()
+        if hasattr(self.base, "encode") and hasattr(self.base, "network"):
+            # A learned policy: its network's scores rank every legal action.
+            obs, mask = self.base.encode(state)
+            scores = self.base.network.scores([obs], mask[None])[0]
+            first = self.base.choose(scores, mask)
+            others = sorted((a for a in legal if a != first), key=lambda a: -float(scores[a]))
+        else:
+            first = self.base.act(state)
+            others = [a for a in legal if a != first]
+        return [first, *others[: self.top - 1]]
+
+    def act(self, state: State) -> int:
+        """The base policy's move, or a candidate that beat it on the paired rollouts."""
+        me = state.current_player()
+        if me < 0:
+            raise ValueError(f"rollouts: act() needs a decision node, got current_player() == {me}")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        world = state.determinize(me, self.rng)
+        # The base policy reads only what ``me`` may know, the same in every determinization.
+        candidates = self.candidates(world)
+        diffs: list[list[float]] = [[] for _ in candidates]
+        done = 0
+        while True:
+            if done:
+                world = state.determinize(me, self.rng)
+            round_seed = int(self.rng.integers(2**63))
+            values = [self._rollout(world, action, me, round_seed) for action in candidates]
+            for k, value in enumerate(values):
+                diffs[k].append(value - values[0])
+            done += 1
+            if self.rounds is not None and done >= self.rounds:
+                break
+            if self.seconds is not None:
+                # Stop before a round that would overrun the budget (rounds take about the same time).
+                elapsed = time.perf_counter() - start
+                if elapsed * (done + 1) / done >= self.seconds:
+                    break
+        best, best_score = 0, 0.0
+        means = []
+        for k in range(1, len(candidates)):
+            mean, score = _paired_score(diffs[k], self.z)
+            means.append(mean)
+            if score > best_score and done >= self.min_rounds:
+                best, best_score = k, score
+        self.last_search = {
+            "rounds": done,
+            "seconds": time.perf_counter() - start,
+            "candidates": candidates,
+            "mean_gain": means,
+            "choice": candidates[best],
+        }
+        return candidates[best]
+
+    def _rollout(self, world: State, action: int, me: int, seed: int) -> float:
+        """``me``'s value after ``action`` in a copy of ``world``, played on with generators seeded by
+        ``seed`` (the same for every candidate of a round)."""
+        state = world.clone()
+        state.apply_action(action)
+        chance_rng = np.random.default_rng(seed)
+        policy_rng = np.random.default_rng(seed + 1)
+        base, opponents = self.base, self.opponents
+        saved = (base.rng, opponents.rng)
+        base.rng = opponents.rng = policy_rng
+        try:
+            steps = 0
+            while True:
+                player = state.current_player()
+                if player == TERMINAL:
+                    return float(state.returns()[me])
+                if player == CHANCE:
+                    state.apply_action(state.sample_chance(chance_rng))
+                    continue
+                if state.is_out(me):
+                    return float(state.returns()[me])
+                if self.depth is not None and steps >= self.depth:
+                    if self.leaf == "progress":
+                        return float(leaf_values(state)[me])
+                    if player == me:
+                        return max(-1.0, min(1.0, base.value(state)))
+                state.apply_action((base if player == me else opponents).act(state))
+                steps += 1
+        finally:
+            base.rng, opponents.rng = saved
+
+    def __repr__(self) -> str:
+        return (
+            f"RolloutPolicy(base={self.base.name!r}, opponents={self.opponents.name!r}, "
+            f"seconds={self.seconds}, rounds={self.rounds}, top={self.top}, depth={self.depth}, z={self.z})"
+        )
+
+
+def _paired_score(diffs: list[float], z: float) -> tuple[float, float]:
+    """The mean of paired differences and by how much it clears ``z`` standard errors (0 or less: not)."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, mean - z * math.sqrt(var / n)
+
+
+def make_rollouts(
+    game_name: str,
+    seed: int | None,
+    game_options: dict[str, Any] | None,
+    policy: str = "heuristic",
+    opponents: str = "heuristic",
+    **options: Any,
+) -> RolloutPolicy:
+    """The registry's factory for specs such as ``rollouts:policy=ppo:sorry_v0,opponents=heuristic,top=3``.
+
+    ``policy`` and ``opponents`` are agent specs (without commas); the other options are
+    :class:`RolloutPolicy`'s.
+
+    Raises:
+        ValueError: for unknown or out-of-range options, or a bad inner spec.
+    """
+    from boardenvs_agents.registry import make_policy
+
+    known = {"seconds", "rounds", "top", "depth", "leaf", "z", "min_rounds"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(
+            f"rollouts: unknown option {unknown[0]!r}; options are {sorted(known | {'policy', 'opponents'})}"
+        )
+    if "seconds" in options and options["seconds"] in ("none", "None"):
+        options["seconds"] = None
+    base = make_policy(policy, game_name, seed=seed, game_options=game_options)
+    others = base
+    if opponents != policy:
+        others = make_policy(opponents, game_name, seed=seed, game_options=game_options)
+    name = f"rollouts({policy} vs {opponents})"
+    return RolloutPolicy(base, others, seed=seed, name=name, **options)
