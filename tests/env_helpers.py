@@ -95,6 +95,24 @@ def random_game_with(state: State, rng: np.random.Generator) -> Iterator[tuple[S
     yield state, None
 
 
+def decisions(
+    state: State, rng: np.random.Generator, choose: Callable[[State], int] | None = None
+) -> Iterator[tuple[State, int]]:
+    """Every decision of a game from ``state`` (played in place, chance drawn with ``rng``) with the
+    action about to be taken there: ``choose(state)`` (a policy's ``act``), or uniform with ``rng``."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        if choose is None:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        else:
+            action = choose(state)
+        yield state, action
+        state.apply_action(action)
+
+
 def play_out(state: State, rng: np.random.Generator) -> State:
     """Play ``state`` to the end in place, chance and choices drawn uniformly with ``rng``."""
     for _ in random_game_with(state, rng):

@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from boardenvs.core.game import Game
-from boardenvs.core.options import OptionError, make_options, options_to_dict
+from boardenvs.core.options import OptionError, make_options, options_to_dict, rules_options
+from boardenvs.registry import make_game
 from boardenvs_agents.arena.match import GameObserver, GameResult, play_game
 from boardenvs_agents.base import Policy
 from boardenvs_agents.cli import progress_bar
@@ -206,6 +207,16 @@ def schedule(matchups: Sequence[Matchup], seed: int = 0) -> list[Task]:
 
 
 # -- the results file -------------------------------------------------------------------------------
+def _game_rules(header: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The rules a results file's header names: its options completed with the defaults of options
+    added since, less the encoding options (which change no game); ``None`` for options this version
+    does not know."""
+    try:
+        return rules_options(make_game(header["game"], **header.get("options", {})).options)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 class ResultsFile:
     """A JSON-lines file of game results that a killed run resumes from.
 
@@ -257,12 +268,11 @@ class ResultsFile:
         return old, records, intact
 
     def _merge(self, old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-        for key in ("game", "options"):
-            if old.get(key) != new[key]:
-                raise ValueError(
-                    f"{self.path} holds games of {old.get('game')} with options {old.get('options')}, "
-                    f"not {new['game']} with {new['options']}; use another output file or delete it"
-                )
+        if old.get("game") != new["game"] or _game_rules(old) != _game_rules(new):
+            raise ValueError(
+                f"{self.path} holds games of {old.get('game')} with options {old.get('options')}, "
+                f"not {new['game']} with {new['options']}; use another output file or delete it"
+            )
         agents = dict(old.get("agents", {}))
         for label, spec in new["agents"].items():
             if agents.setdefault(label, spec) != spec:

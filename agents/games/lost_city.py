@@ -6,12 +6,18 @@ Rule ids (T1-T40) refer to ``shared/rules/lost_city.md`` and :mod:`boardenvs.los
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from boardenvs.core.state import State
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
-from boardenvs.lost_city.board import MOVE_OFFSETS, Geometry
+from boardenvs.lost_city.features import (
+    ABILITY_VALUE,
+    danger,
+    move_destinations,
+    reach_tables,
+    strike_value,
+    targets_of,
+    weakness,
+)
 from boardenvs.lost_city.rules import (
     ABILITY,
     ATTACK,
@@ -31,21 +37,6 @@ from boardenvs.lost_city.rules import (
 )
 from boardenvs_agents.base import Policy
 
-#: Expected damage of a basic attack: P(hit) 1/2 times the mean roll 3.5 x 10 (4.1 Attack).
-BASIC_EXPECTED = 17.5
-#: The mean damage of a hit (4.1 Attack: 10 x d6).
-HIT_MEAN = 35
-#: Sure damage of each targeted ability (T20-T25), in HP, as the heuristic values it: Seduction turns
-#: two of the target's attacks away from me onto others (T20); Health Steal also heals Safina (T25);
-#: Fire burns 3 x 20 (T21); Trap adds a lost turn (about one basic attack, T24); Double Hit is 2 x 25
-#: or 40 (T23).
-ABILITY_VALUE = {
-    ch.SEDUCTION: 2 * BASIC_EXPECTED,
-    ch.HEALTH_STEAL: 2.0 * ch.STEAL,
-    ch.FIRE: ch.FIRE_TURNS * ch.FIRE_DAMAGE,
-    ch.DOUBLE_HIT: 2 * ch.DOUBLE_HIT_EACH,
-    ch.TRAP: ch.TRAP_DAMAGE + BASIC_EXPECTED,
-}
 #: Win rate of each character (Rob .. Chris) by player count, measured with this heuristic in every seat
 #: and the characters drawn at random (``characters="random"``, the defaults otherwise, 2,000 games per
 #: player count, see the env docstring): the draft picks the strongest character still free (T2).
@@ -57,61 +48,6 @@ CHARACTER_STRENGTH: dict[int, tuple[float, ...]] = {
     6: (0.190, 0.168, 0.245, 0.121, 0.140, 0.141, 0.162),
     7: (0.166, 0.153, 0.215, 0.103, 0.105, 0.103, 0.153),
 }
-
-
-class _Maps:
-    """Board tables the heuristic needs, once per board: walking distances around the ruins (T5) and the
-    squares a character can strike next turn from each square (move allowance, then range, T4)."""
-
-    def __init__(self, geo: Geometry) -> None:
-        size = geo.size
-        cells = size * size
-        self.cells = cells
-        walk = [99] * (cells * cells)
-        for start in range(cells):
-            if geo.ruin[start]:
-                continue
-            row = start * cells
-            walk[row + start] = 0
-            frontier = [start]
-            steps = 0
-            while frontier:
-                steps += 1
-                nxt = []
-                for c in frontier:
-                    for _, d in geo.step1[c]:
-                        if walk[row + d] > steps:
-                            walk[row + d] = steps
-                            nxt.append(d)
-                frontier = nxt
-        #: King steps from one square to another around the ruins (99: unreachable).
-        self.walk = walk
-        balls = {}
-        for r in (1, 2, 3):
-            balls[r] = [
-                sum(1 << b for b in range(cells) if geo.dist[a * cells + b] <= r) for a in range(cells)
-            ]
-        self._balls = balls
-        self._cover: dict[tuple[int, int, int], int] = {}
-
-    def cover(self, cell: int, move: int, reach: int) -> int:
-        """Bit mask of the squares a character on ``cell`` can strike next turn (move, then ``reach``)."""
-        key = (cell, move, reach)
-        mask = self._cover.get(key)
-        if mask is None:
-            row = cell * self.cells
-            ball = self._balls[reach]
-            mask = 0
-            for d in range(self.cells):
-                if self.walk[row + d] <= move:
-                    mask |= ball[d]
-            self._cover[key] = mask
-        return mask
-
-
-@lru_cache(maxsize=8)
-def _maps(geo: Geometry) -> _Maps:
-    return _Maps(geo)
 
 
 class LostCityHeuristic(Policy):
@@ -171,18 +107,6 @@ class LostCityHeuristic(Policy):
         self.patient = bool(patient)
 
     # -- helpers ----------------------------------------------------------------------------------
-    @staticmethod
-    def _weakness(state: LostCityState, t: int, damage: float) -> float:
-        """Value of hitting seat ``t`` for ``damage``: more for fewer hits left to kill it, most for a
-        kill. Hits of the mean damage 35 are counted, so that 250 and 260 HP weigh the same (a Safina at
-        full HP is not spared for her 10 extra HP)."""
-        hp = state.hp[t]
-        hits = -(-hp // HIT_MEAN)
-        value = 1.0 + (1.0 - hits * HIT_MEAN / ch.HP_SCALE)
-        if hp <= damage:
-            value += 2.0
-        return value
-
     def act(self, state: State) -> int:
         """A legal action for the deciding seat (see the class docstring)."""
         if not isinstance(state, LostCityState):
@@ -215,140 +139,46 @@ class LostCityHeuristic(Policy):
         return self.pick_best([(strength[x - PICK], x) for x in legal])
 
     # -- move step --------------------------------------------------------------------------------
-    def _strike_value(self, state: LostCityState, a: int, square: int, enemies: list[int]) -> float:
-        """The best expected damage (weighted by :meth:`_weakness`) ``a`` can deal from ``square``: a
-        basic attack this turn, or the ability its Special Ability card allows there this turn (full
-        value) or after one more move (half value: a card kept is lost to the next draw, T12)."""
-        geo = state.geo
-        row = square * geo.size * geo.size
-        dist = geo.dist
-        pos = state.pos
-        k = state.char[a]
-        best = 0.0
-        reach = ch.RANGE[k]
-        for t in enemies:
-            gap = dist[row + pos[t]]
-            if gap <= reach:
-                value = BASIC_EXPECTED * self._weakness(state, t, 60.0)
-                if ch.RANGED[k]:
-                    value += 0.5 * gap  # keep to the far end of the range
-                best = max(best, value)
-        if state.ctrl[a] >= 0 or state.held[a] != cards.SPECIAL or k == ch.AARON:
-            return best
-        now = self._ability_value(state, a, row, enemies, 0)
-        later = 0.5 * self._ability_value(state, a, row, enemies, ch.MOVE[k]) if now == 0.0 else 0.0
-        return max(best, now, later)
-
-    def _ability_value(self, state: LostCityState, a: int, row: int, enemies: list[int], slack: int) -> float:
-        """The weighted value of the best ability ``a`` (holding a Special Ability card) can use from the
-        square of distance row ``row``, with every range stretched by ``slack`` squares."""
-        dist = state.geo.dist
-        pos = state.pos
-        k = state.char[a]
-        if k == ch.JAMIE:  # T22: an ability of a living character within 3
-            owners = {
-                state.char[q]
-                for q in range(state.n)
-                if q != a
-                and state.hp[q] > 0
-                and state.char[q] in ch.COPYABLE_TARGETED
-                and dist[row + pos[q]] <= ch.ABILITY_RANGE[ch.COPYCAT] + slack
-            }
-        else:
-            owners = {k}
-        living = sum(1 for q in range(state.n) if state.hp[q] > 0)
-        best = 0.0
-        for ability in owners:
-            if ability == ch.SEDUCTION and living < 3:
-                continue
-            in_range = [t for t in enemies if dist[row + pos[t]] <= ch.ABILITY_RANGE[ability] + slack]
-            if ability == ch.SEDUCTION:
-                in_range = [t for t in in_range if state.ctrl[t] < 0 and state.shield_by[t] < 0]
-            elif ability == ch.FIRE:
-                in_range = [t for t in in_range if state.burn[t] == 0]
-            if not in_range:
-                continue
-            value = ABILITY_VALUE[ability]
-            if ability == ch.DOUBLE_HIT and len(in_range) == 1:
-                value = ch.DOUBLE_HIT_SINGLE
-            best = max(best, value * max(self._weakness(state, t, 40.0) for t in in_range))
-        return best
-
-    def _danger(self, state: LostCityState, a: int, decider: int) -> list[float]:
-        """Per square, the expected damage ``a`` would be exposed to there next turn."""
-        maps = _maps(state.geo)
-        cells = maps.cells
-        danger = [0.0] * cells
-        pos = state.pos
-        living = [p for p in range(state.n) if state.hp[p] > 0]
-        for t in living:
-            if t == a or state.ctrl[t] == decider:
-                continue
-            e = state.char[t]
-            reach = ch.RANGE[e]
-            expected = BASIC_EXPECTED
-            if state.held[t] == cards.SPECIAL and e not in (ch.AARON, ch.JAMIE):
-                reach = max(reach, ch.ABILITY_RANGE[e])
-                expected += BASIC_EXPECTED
-            mask = maps.cover(pos[t], ch.MOVE[e], reach)
-            others = sum(1 for q in living if q not in (t, a) and (mask >> pos[q]) & 1)
-            share = expected / (1 + others)
-            for c in range(cells):
-                if (mask >> c) & 1:
-                    danger[c] += share
-        return danger
-
     def _move(self, state: LostCityState, moves: list[int], free: bool) -> int:
         a = state.to_move
-        geo = state.geo
-        decider = state.current_player()
-        enemies = [
-            t
-            for t in range(state.n)
-            if t != a and t != decider and state.hp[t] > 0 and state.shield_by[t] != a
-        ]
+        enemies = targets_of(state)
         if not enemies:
             return self.pick_best([(0.0, x) for x in moves])
-        start = state.pos[a]
-        squares = []
-        for action in moves:
-            dr, dc = MOVE_OFFSETS[action]
-            squares.append((start + dr * geo.size + dc, action))
-        danger = self._danger(state, a, decider) if free else [0.0] * (geo.size * geo.size)
+        squares = move_destinations(state, moves)
+        cells = state.geo.size * state.geo.size
+        exposed = danger(state, a, state.current_player()) if free else [0.0] * cells
         weight = self.danger_weight
         charge = not free or (self.charge and not (self.patient and self._others_fighting(state, a)))
         if state.round > 1:
-            strikes = [(self._strike_value(state, a, d, enemies), d, x) for d, x in squares]
+            strikes = [(strike_value(state, a, d, enemies), d, x) for d, x in squares]
             if any(value > 0.0 for value, _, _ in strikes):
-                scored = [(value - weight * danger[d], x) for value, d, x in strikes if value > 0.0]
+                scored = [(value - weight * exposed[d], x) for value, d, x in strikes if value > 0.0]
                 if charge:
                     return self.pick_best(scored)
-                scored += [(-weight * danger[d], x) for value, d, x in strikes if value <= 0.0]
+                scored += [(-weight * exposed[d], x) for value, d, x in strikes if value <= 0.0]
                 return self.pick_best(scored)
-        maps = _maps(geo)
-        walk = maps.walk
-        cells = maps.cells
+        walk = reach_tables(state.geo).walk
         pos = state.pos
         # Close in: the square nearest the nearest target (walking around the ruins).
         scored = []
         for d, x in squares:
             near = min(walk[d * cells + pos[t]] for t in enemies)
             if charge:
-                score = -100.0 * near - 0.01 * weight * danger[d]
+                score = -100.0 * near - 0.01 * weight * exposed[d]
             else:
-                score = -near - weight * danger[d]
+                score = -near - weight * exposed[d]
             scored.append((score, x))
         return self.pick_best(scored)
 
     @staticmethod
     def _others_fighting(state: LostCityState, a: int) -> bool:
         """True when two characters other than ``a`` can strike each other next turn (move, then range)."""
-        maps = _maps(state.geo)
+        tables = reach_tables(state.geo)
         others = [p for p in range(state.n) if p != a and state.hp[p] > 0]
         pos = state.pos
         for e in others:
             k = state.char[e]
-            mask = maps.cover(pos[e], ch.MOVE[k], ch.RANGE[k])
+            mask = tables.cover(pos[e], ch.MOVE[k], ch.RANGE[k])
             for f in others:
                 if f != e and (mask >> pos[f]) & 1:
                     return True
@@ -373,7 +203,7 @@ class LostCityHeuristic(Policy):
             return self._ability_target(state, state.char[a], abilities)
         attacks = [x for x in legal if ATTACK <= x < ABILITY]
         if attacks:
-            scored = [(self._weakness(state, state.seat_at_offset(x - ATTACK + 1), 60.0), x) for x in attacks]
+            scored = [(weakness(state, state.seat_at_offset(x - ATTACK + 1), 60.0), x) for x in attacks]
             return self.pick_best(scored)
         return END
 
@@ -403,16 +233,16 @@ class LostCityHeuristic(Policy):
             targets = self._targets(state, x)
             if ability == ch.DOUBLE_HIT:
                 each = ch.DOUBLE_HIT_EACH if len(targets) == 2 else ch.DOUBLE_HIT_SINGLE
-                score = sum(self._weakness(state, t, each) for t in targets)
+                score = sum(weakness(state, t, each) for t in targets)
             elif ability == ch.FIRE:
                 t = targets[0]
-                score = self._weakness(state, t, 0.0) - 3.0 * state.burn[t]
+                score = weakness(state, t, 0.0) - 3.0 * state.burn[t]
             elif ability == ch.SEDUCTION:
                 t = targets[0]
                 score = state.hp[t] / ch.HP_SCALE  # take over the strongest
             else:
                 damage = ch.TRAP_DAMAGE if ability == ch.TRAP else ch.STEAL
-                score = self._weakness(state, targets[0], damage)
+                score = weakness(state, targets[0], damage)
             scored.append((score, x))
         return self.pick_best(scored)
 

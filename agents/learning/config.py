@@ -60,8 +60,17 @@ class ImitationConfig:
 
     #: Agent spec of the teacher (e.g. ``heuristic``); null: no warm start.
     teacher: str | None = None
-    #: Games the teacher plays against itself (every seat); a tenth is held out to measure the fit.
+    #: Games the teacher plays; a tenth is held out to measure the fit.
     games: int = 2000
+    #: Agent spec of the other seats (the teacher in one seat, rotated game by game, or the learner's
+    #: fixed seat; only its decisions are imitated); null: the teacher in every seat.
+    opponents: str | None = None
+    #: Only these seats' decisions are imitated (e.g. ``[0]``: Gangsi's Kyonshi); null: every seat
+    #: the learner may play.
+    seats: tuple[int, ...] | None = None
+    #: Teachers of some seats, by seat, instead of ``teacher`` there (e.g. the model being fine-tuned,
+    #: ``ppo:<its zip>``, in one role, so that the network keeps its play there while it learns another).
+    seat_teachers: dict[int, str] = field(default_factory=dict)
     #: Passes over the teacher's decisions (more overfit: docs/learning.md).
     epochs: int = 3
     #: Decisions per gradient step.
@@ -113,6 +122,9 @@ class TrainConfig:
     hyperparameters: dict[str, Any] = field(default_factory=dict)
     #: The policy network (e.g. ``net_arch: [128, 128]``).
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: A saved model (``.zip``) of the same game, rules and spaces whose weights the run starts from
+    #: (fine-tuning; imitation, if any, then trains them further); null: fresh weights.
+    init_model: str | None = None
     #: Imitation of a teacher before training (off unless ``imitation.teacher`` is set).
     imitation: ImitationConfig = field(default_factory=ImitationConfig)
     #: Periodic evaluation.
@@ -161,6 +173,14 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
         raise OptionError(
             f"{where}learner_seat must be in 0..{game.num_players - 1}, got {config.learner_seat}"
         )
+    if config.init_model is not None:
+        _check_init_model(config, game, where)
+    imitation, last = config.imitation, game.num_players - 1
+    for key, seats in (("seats", imitation.seats or ()), ("seat_teachers", imitation.seat_teachers)):
+        if not all(0 <= p <= last for p in seats):
+            raise OptionError(f"{where}imitation.{key}: seats are 0..{last}, got {list(seats)}")
+    if imitation.seats == ():
+        raise OptionError(f"{where}imitation.seats: list at least one seat (or null: every seat)")
     if config.imitation.teacher is not None and config.algo != "ppo":
         raise OptionError(
             f"{where}imitation: a warm start by imitation trains ppo policies, not {config.algo}"
@@ -169,6 +189,8 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
         ("opponents", [k for k in config.opponents if k != "self"]),
         ("eval.opponents", config.eval.opponents),
         ("imitation.teacher", [config.imitation.teacher] if config.imitation.teacher else []),
+        ("imitation.opponents", [config.imitation.opponents] if config.imitation.opponents else []),
+        ("imitation.seat_teachers", list(config.imitation.seat_teachers.values())),
     ):
         for spec in specs:
             try:
@@ -227,9 +249,16 @@ _HYPERPARAMETER_RULES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "tau": ("a number in [0, 1]", _unit),
     "train_freq": (
         "an integer >= 1 or [integer >= 1, 'step' or 'episode']",
-        lambda v: (_is_int(v) and v >= 1)
-        or (isinstance(v, (list, tuple)) and len(v) == 2 and _is_int(v[0]) and v[0] >= 1
-            and v[1] in ("step", "episode")),
+        lambda v: (
+            (_is_int(v) and v >= 1)
+            or (
+                isinstance(v, (list, tuple))
+                and len(v) == 2
+                and _is_int(v[0])
+                and v[0] >= 1
+                and v[1] in ("step", "episode")
+            )
+        ),
     ),  # fmt: skip
     "gradient_steps": ("an integer >= 1, or -1", lambda v: _is_int(v) and (v >= 1 or v == -1)),
     "target_update_interval": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
@@ -238,6 +267,29 @@ _HYPERPARAMETER_RULES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "exploration_final_eps": ("a number in [0, 1]", _unit),
     "optimize_memory_usage": ("true or false", lambda v: isinstance(v, bool)),
 }
+
+
+def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
+    """``init_model`` names a model of this game's rules (encoding options aside) and algorithm."""
+    from boardenvs.core.options import rules_options
+    from boardenvs.registry import make_game
+    from boardenvs_agents.learning.models import read_metadata
+
+    path = Path(str(config.init_model))
+    if not path.exists():
+        raise OptionError(f"{where}init_model: no file {path}")
+    try:
+        metadata = read_metadata(path)
+    except ValueError as err:
+        raise OptionError(f"{where}init_model: {err}") from err
+    if metadata["game"] != config.game or metadata["algo"] != config.algo:
+        raise OptionError(
+            f"{where}init_model: {path} is a {metadata['algo']} model of {metadata['game']}, "
+            f"not {config.algo} of {config.game}"
+        )
+    trained = rules_options(make_game(config.game, **metadata["options"]).options)
+    if trained != rules_options(game.options):
+        raise OptionError(f"{where}init_model: {path} was trained for other rules ({metadata['options']})")
 
 
 def _check_policy_kwargs(config: TrainConfig, where: str) -> None:

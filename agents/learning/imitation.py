@@ -5,10 +5,11 @@ heuristic players after a million steps). Starting from a copy of the heuristic'
 starting point to about the heuristic's own level, and PPO then trains from there:
 
 1. :func:`collect_demonstrations` plays ``games`` games with the teacher (an agent spec, e.g.
-   ``heuristic``) in every seat and records every decision of the seats the learner may play, as the
-   learner sees it (:class:`~boardenvs.wrappers.single_agent.LearnerView`: observation and legal-action
-   mask) with the teacher's action and the discounted return that seat got (``gamma ** k * return``,
-   ``k`` the seat's decisions still to come, as PPO's value function counts them);
+   ``heuristic``) in every seat (or in one seat against ``opponents``) and records every decision of
+   the seats the learner may play, as the learner sees it
+   (:class:`~boardenvs.wrappers.single_agent.LearnerView`: observation and legal-action mask) with the
+   teacher's action and the discounted return that seat got (``gamma ** k * return``, ``k`` the seat's
+   decisions still to come, as PPO's value function counts them);
 2. :func:`clone_policy` fits the policy's action logits to the teacher's actions (cross-entropy over the
    legal actions) and its value head to those returns (mean squared error, weighted ``value_coef``),
    ``epochs`` passes in minibatches, with an Adam optimiser of its own (PPO's is left as it was). A
@@ -25,7 +26,7 @@ same.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,14 +67,23 @@ def collect_demonstrations(
     seed: int,
     gamma: float = 1.0,
     progress: Callable[[int], None] | None = None,
+    opponents: str | None = None,
+    record: Sequence[int] | None = None,
+    seat_teachers: Mapping[int, str] | None = None,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat (each seat its own seeded copy) and record
     the decisions of the learner's seats (every seat, or ``view``'s fixed one).
 
+    With ``opponents`` (an agent spec) the teacher holds one seat of each game, the others are
+    ``opponents``: the learner's fixed seat, or seat ``g % n`` in game ``g``; only the teacher's
+    decisions are recorded. That imitates a teacher as it plays against the agents it should beat.
+    With ``record`` only those seats' decisions are kept (e.g. one role of an asymmetric game), and
+    ``seat_teachers`` gives some seats a teacher of their own (an agent spec by seat).
+
     ``progress(games_done)`` is called after each game.
 
     Raises:
-        ValueError: for fewer than two games, or an unknown teacher spec.
+        ValueError: for fewer than two games, or an unknown teacher or opponents spec.
     """
     from boardenvs_agents.registry import make_policy
 
@@ -82,13 +92,18 @@ def collect_demonstrations(
     n = game.num_players
     seed_seq = np.random.SeedSequence(seed)
     chance_rng = np.random.default_rng(seed_seq.spawn(1)[0])
-    teachers = [
-        make_policy(
-            teacher, game.name, seed=int(s.generate_state(1)[0]), game_options=options_to_dict(game.options)
-        )
-        for s in seed_seq.spawn(n)
-    ]
-    seats = range(n) if view.learner_seat is None else [view.learner_seat]
+    options = options_to_dict(game.options)
+
+    def seated(spec: str) -> list[Any]:
+        return [
+            make_policy(spec, game.name, seed=int(s.generate_state(1)[0]), game_options=options)
+            for s in seed_seq.spawn(n)
+        ]
+
+    teachers = seated(teacher)
+    for seat, spec in (seat_teachers or {}).items():
+        teachers[seat] = seated(spec)[seat]
+    others = seated(opponents) if opponents is not None else teachers
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
@@ -96,17 +111,24 @@ def collect_demonstrations(
     game_ids: list[int] = []
     deciders: list[int] = []
     for g in range(games):
-        for policy in teachers:
+        if opponents is None:
+            seats = range(n) if view.learner_seat is None else [view.learner_seat]
+            players = teachers
+        else:
+            seats = [g % n if view.learner_seat is None else view.learner_seat]
+            players = [teachers[p] if p in seats else others[p] for p in range(n)]
+        for policy in players:
             if hasattr(policy, "reset"):
                 policy.reset()
         state = game.new_initial_state()
-        rows: dict[int, list[int]] = {p: [] for p in seats}  # indices of each seat's decisions
+        kept = [p for p in seats if record is None or p in record]
+        rows: dict[int, list[int]] = {p: [] for p in kept}  # indices of each seat's decisions
         while not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
                 state.apply_action(state.sample_chance(chance_rng))
                 continue
-            action = teachers[player].act(state)
+            action = players[player].act(state)
             if player in rows:
                 rows[player].append(len(actions))
                 observations.append(view.observe(state, player))

@@ -29,6 +29,7 @@ import numpy as np
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict, rules_options
 from boardenvs.core.state import State
+from boardenvs.registry import make_game
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
 from boardenvs_agents.learning.network import FrozenNetwork, frozen_network, frozen_value_network
@@ -176,12 +177,23 @@ def _same_but_players(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The metadata of a saved model (a clear error for a file that is not a boardenvs model)."""
+    """The metadata of a saved model (a clear error for a file that is not a boardenvs model).
+
+    Its ``options`` are the game's full options: an option the game gained after the model was saved
+    reads as its default (the model was trained without it).
+    """
     try:
         with zipfile.ZipFile(path) as zf:
-            return json.loads(zf.read(METADATA_NAME))
+            metadata = json.loads(zf.read(METADATA_NAME))
     except (zipfile.BadZipFile, KeyError) as err:
         raise ValueError(f"{path} is not a boardenvs model (no {METADATA_NAME} inside)") from err
+    if "game" in metadata and "options" in metadata:
+        try:
+            options = make_game(metadata["game"], **metadata["options"]).options
+        except ValueError as err:
+            raise ValueError(f"{path} was trained with options this version does not know: {err}") from err
+        metadata["options"] = options_to_dict(options)
+    return metadata
 
 
 def check_compatible(metadata: dict[str, Any], game: Game, path: str | Path = "model") -> None:

@@ -299,6 +299,8 @@ class _Session:
                 policy, vec_env, seed=config.seed, device="cpu", tensorboard_log=str(run_dir / "tb"),
                 policy_kwargs=dict(config.policy_kwargs) or None, verbose=0, **config.hyperparameters,
             )  # fmt: skip
+            if config.init_model is not None:
+                self._init_from(model, Path(config.init_model))
             if config.imitation.teacher is not None:
                 self._imitate(model)
         else:
@@ -364,6 +366,18 @@ class _Session:
         atomic_write(run_dir / "metrics.json", lambda tmp: tmp.write_text(json.dumps(metrics, indent=2)))
         return RunResult(run_dir, config, metrics, checkpoint.step if checkpoint is not None else None)
 
+    def _init_from(self, model: Any, path: Path) -> None:
+        """Start from the weights of the saved model ``path`` (``init_model``): same spaces required."""
+        source = algorithm_class(self.config.algo).load(path, device="cpu")
+        for name in ("observation_space", "action_space"):
+            if getattr(source, name) != getattr(model, name):
+                raise RunError(
+                    f"init_model: {path} has the {name} {getattr(source, name)}, this run "
+                    f"{getattr(model, name)}"
+                )
+        model.policy.load_state_dict(source.policy.state_dict())
+        say(f"init_model: weights of {path}")
+
     def _imitate(self, model: Any) -> None:
         """The warm start (:mod:`boardenvs_agents.learning.imitation`), its report in ``imitation.json``."""
         from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
@@ -379,6 +393,8 @@ class _Session:
             demos = collect_demonstrations(
                 game, view, imitation.teacher, imitation.games, config.seed, float(model.gamma),
                 progress=None if bar is None else lambda done: bar.update(done - bar.n),
+                opponents=imitation.opponents, record=imitation.seats,
+                seat_teachers=imitation.seat_teachers,
             )  # fmt: skip
         finally:
             if bar is not None:
@@ -394,6 +410,9 @@ class _Session:
         )  # fmt: skip
         report = {
             "teacher": imitation.teacher,
+            "opponents": imitation.opponents,
+            "seats": imitation.seats,
+            "seat_teachers": imitation.seat_teachers,
             "games": imitation.games,
             "decisions": len(demos),
             "epochs": reports,

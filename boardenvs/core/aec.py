@@ -325,8 +325,9 @@ class BoardGameEnv(AECEnv, EzPickle):
             table = f.get(key)
             ok = isinstance(table, dict) and set(agents) <= set(table) <= set(possible)
             values = table.values() if ok else ()
-            ok = ok and all(isinstance(v, (int, float)) and isinstance(v, bool) == (kind is bool)
-                            for v in values)
+            ok = ok and all(
+                isinstance(v, (int, float)) and isinstance(v, bool) == (kind is bool) for v in values
+            )
             f.check(ok, key, f"must map each of {agents} to {'true/false' if kind is bool else 'a number'}")
             tables[key] = dict(table)
         skip = data.get("skip_agent_selection")

@@ -63,7 +63,7 @@ follow in seat order in slots 1-3 (slot `r` is piece `(me + r) % num_hunters`; a
 | 1806      | `hunter_turns`                                                                            |
 | 1807-1842 | with `action_features=True`: action features, 3 per action `a` at `1807 + 3 a` (zeros but for my own decision): the move ends on a treasure I need; hunter moves from there to my nearest still-needed treasure / 10; the Kyonshi's steps to it / 20 (see below) |
 
-**The Kyonshi** (`(1499,)`; `(1509,)` with `action_features=True`) never sees a hunter's square or hand
+**The Kyonshi** (`(1499,)`; `(1509,)` with `action_features=True`, `(1519,)` with `action_ranks=True` too) never sees a hunter's square or hand
 (K9). It sees what the table tells it, and the public possibility set of every piece: the squares the piece may stand on given the
 entrance, the declared faces, the walls, its own square, reveals (which pin a piece to its treasure),
 captures (the coffin) and every square it stepped on without a catch (K32). Slots are pieces by
@@ -87,6 +87,7 @@ number (not rotated):
 | 1495-1497 | hunter pieces one-hot (2, 3, 4)                                                           |
 | 1498      | `hunter_turns`                                                                            |
 | 1499-1508 | with `action_features=True`: action features, 2 per action `a` at `1499 + 2 a` (zeros outside its move): the public probability of a hunter on the square the step enters; the best probability a path of up to 5 steps starting that way crosses (plus 0.3 of where it ends leads on) / number of pieces |
+| 1499-1518 | with `action_ranks=True` too: 4 per action `a` at `1499 + 4 a`: the two above, then the path value over the best choice's and 1 for the best choice (every step of a tie; standing still alone when it ties with a step): the heuristic's step is the best one |
 
 **Action features** (`boardenvs/gangsi/features.py`, option `action_features=True`) say what each legal
 choice leads to, from what the observer may know, so that a network need not find it in the planes:
@@ -152,6 +153,7 @@ everyone still playing.
 | `round_cap`          | `"kyonshi_wins"`     | K26: the Kyonshi wins at the cap, or `"truncate"`                   |
 | `hunter_win_rewards` | `"others_minus_one"` | K20: see Rewards                                                    |
 | `action_features`    | False                | not a rule: append the action features to both observations (above) |
+| `action_ranks`       | False                | not a rule: with `action_features`, the Kyonshi's features also rank its choices (above) |
 | `maze`               | `"crypt"`            | K7: a named map (`"crypt"`, `"classic"`: the first map of gangsi.md 3.3, the drawing-format example) or a drawing in that format (a tuple of lines) |
 
 ### Rules settled here (new ids)
@@ -260,7 +262,10 @@ everyone still playing.
 * v0, revised before any release (issue 18): option `action_features` (off by default): both
   observations end with action features (hunters 1807-1842, the Kyonshi 1499-1508), what each choice
   leads to; a network trained on the plain planes did not learn to play either role against the
-  heuristic (docs/learning.md).
+  heuristic (docs/learning.md). Option `action_ranks` (off by default, needs `action_features`): the
+  Kyonshi's features also rank its choices (1499-1518), since the path values of its best two steps
+  are often a hundredth apart and a network cloned from the heuristic followed its step 77% of the
+  time.
 """
 
 from __future__ import annotations
@@ -276,6 +281,7 @@ from boardenvs.gangsi.cards import NUM_MOVE_FACES, NUM_TREASURES, TREASURE_CODES
 from boardenvs.gangsi.features import (
     HUNTER_FEATURES,
     KYONSHI_FEATURES,
+    KYONSHI_RANK_FEATURES,
     hunter_action_features,
     kyonshi_action_features,
 )
@@ -340,6 +346,7 @@ class GangsiGame(Game):
             self._h_tail + 1 + NUM_PHASES + NUM_MOVE_FACES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 1 + 3 + 1
         )
         self._features = self.options.action_features
+        self._ranks = self.options.action_ranks
         self._h_features = self._h_size
         if self._features:
             self._h_size += NUM_HUNTER_ACTIONS * HUNTER_FEATURES
@@ -349,7 +356,9 @@ class GangsiGame(Game):
         self._k_size = self._k_tail + 1 + NUM_PHASES + 6 + 1 + NUM_MOVE_FACES + 1 + 1 + 1 + 3 + 1
         self._k_features = self._k_size
         if self._features:
-            self._k_size += NUM_KYONSHI_ACTIONS * KYONSHI_FEATURES
+            self._k_size += NUM_KYONSHI_ACTIONS * (
+                KYONSHI_FEATURES + (KYONSHI_RANK_FEATURES if self._ranks else 0)
+            )
         self._ky_norm = 1.0 / (max(self.options.kyonshi_die) + 5)
         # Each role's observation starts as a copy of its template: the static planes, zeros elsewhere.
         self._h_template = np.zeros(self._h_size, dtype=np.float32)
@@ -544,7 +553,7 @@ class GangsiGame(Game):
         packed = np.frombuffer(sets.to_bytes((n * size + 7) // 8, "little"), dtype=np.uint8)
         obs[7 * size : (7 + n) * size] = np.unpackbits(packed, count=n * size, bitorder="little")
         if self._features and state.phase == PH_KY_MOVE:
-            obs[self._k_features :] = kyonshi_action_features(state).reshape(-1)
+            obs[self._k_features :] = kyonshi_action_features(state, self._ranks).reshape(-1)
         return obs
 
     def draw(self, state: GangsiState, view: int | None = None) -> Any:  # type: ignore[override]

@@ -50,6 +50,8 @@ KYONSHI_DEPTH = 5
 HUNTER_FEATURES = 3
 #: Numbers per Kyonshi action: probability on the square stepped onto, best path probability / pieces.
 KYONSHI_FEATURES = 2
+#: More numbers per Kyonshi action with ranks: path value over the best choice's, 1 for the best choice.
+KYONSHI_RANK_FEATURES = 2
 #: Distances are divided by these and capped at 1.
 MOVES_SCALE = 10.0
 STEPS_SCALE = 20.0
@@ -233,11 +235,18 @@ def hunter_action_features(state: GangsiState) -> np.ndarray:
     return out
 
 
-def kyonshi_action_features(state: GangsiState) -> np.ndarray:
+def kyonshi_action_features(state: GangsiState, ranks: bool = False) -> np.ndarray:
     """``(NUM_KYONSHI_ACTIONS, KYONSHI_FEATURES)`` during the Kyonshi's move (zeros otherwise): the
     public probability of a hunter on the square each step enters, and each step's best path value
-    (:func:`kyonshi_path_values`) over the number of pieces. Reads only public possibility sets (K32)."""
-    out = np.zeros((NUM_KYONSHI_ACTIONS, KYONSHI_FEATURES), dtype=np.float32)
+    (:func:`kyonshi_path_values`) over the number of pieces. Reads only public possibility sets (K32).
+
+    With ``ranks``, ``KYONSHI_RANK_FEATURES`` more columns rank the choices by the same path values
+    (they are a function of the second column, spelled out because the values of the best two steps
+    are often a hundredth apart): each value over the best one, and 1 for the best choice (every step
+    of a tie; standing still alone when it ties with a step).
+    """
+    width = KYONSHI_FEATURES + (KYONSHI_RANK_FEATURES if ranks else 0)
+    out = np.zeros((NUM_KYONSHI_ACTIONS, width), dtype=np.float32)
     if state.phase != PH_KY_MOVE or state.ky_steps <= 0:
         return out
     maze = state.maze
@@ -248,6 +257,13 @@ def kyonshi_action_features(state: GangsiState) -> np.ndarray:
         out[first, 1] = min(value * scale, 1.0)
         if first != STOP:
             out[first, 0] = min(float(mass[maze.nbr[state.ky][first]]), 1.0)
+    if ranks:
+        best = max(values.values())
+        stay_best = values[STOP] >= best - 1e-12
+        for first, value in values.items():
+            if best > 0:
+                out[first, 2] = value / best
+            out[first, 3] = value >= best - 1e-12 and (first == STOP or not stay_best)
     return out
 
 
@@ -255,6 +271,7 @@ __all__ = [
     "HUNTER_FEATURES",
     "KYONSHI_DEPTH",
     "KYONSHI_FEATURES",
+    "KYONSHI_RANK_FEATURES",
     "UNREACHABLE",
     "hunter_action_features",
     "hunter_move_distance",

@@ -119,9 +119,12 @@ class GangsiOptions:
     #: Not a rule: both observations end with action features (``boardenvs/gangsi/features.py``),
     #: what each choice leads to. Off by default: they cost about twice the rest of a step.
     action_features: bool = False
+    #: Not a rule: with ``action_features``, the Kyonshi's features also rank its choices
+    #: (``boardenvs/gangsi/features.py``).
+    action_ranks: bool = False
 
     #: Options that change only the observation encoding (:func:`boardenvs.core.options.encoding_keys`).
-    ENCODING_OPTIONS: ClassVar[tuple[str, ...]] = ("action_features",)
+    ENCODING_OPTIONS: ClassVar[tuple[str, ...]] = ("action_features", "action_ranks")
 
     def __post_init__(self) -> None:
         given_players = self.num_players
@@ -155,6 +158,8 @@ class GangsiOptions:
             raise OptionError(f"kyonshi_die needs 1-12 faces of 0-10 steps, got {self.kyonshi_die}")
         if self.max_rounds < 1:
             raise OptionError(f"max_rounds must be at least 1, got {self.max_rounds}")
+        if self.action_ranks and not self.action_features:
+            raise OptionError("action_ranks ranks the action features: it needs action_features=True")
         if not isinstance(self.maze, (str, tuple)):
             raise OptionError(f"maze must be a map name or a drawing (a tuple of lines), got {self.maze!r}")
         try:
@@ -1098,8 +1103,7 @@ class GangsiState(State):
         for j in range(self.n):
             if j in mine:
                 shown = [
-                    TREASURE_CODES[t] + ("*" if self.revealed[j] >> t & 1 else "")
-                    for t in bits(self.hand[j])
+                    TREASURE_CODES[t] + ("*" if self.revealed[j] >> t & 1 else "") for t in bits(self.hand[j])
                 ]
             else:
                 shown = [TREASURE_CODES[t] + "*" for t in bits(self.revealed[j])]

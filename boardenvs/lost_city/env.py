@@ -84,6 +84,17 @@ the perspective of the observer: relative seat `r` is seat `(observer + r) % n` 
 Everything is public (4.3): positions, HP, statuses and held cards; only the deck order is hidden
 (draws are chance nodes from the unseen multiset).
 
+With the option `action_features=True` the observation is 75 longer (1490 on the default board): the
+**move features** at `8 S + 263 + 3 m` for move action `m` (0-24), set only in the deciding player's
+observation during the move step and only for legal moves (`boardenvs/lost_city/features.py`, the
+measures the heuristic weighs): the best strike the square allows (a basic attack in range this turn,
+the ability a held Special Ability card allows there, half for one more move away; weighted toward
+targets with fewer hits left; none in round 1, T7) / 200, the expected damage the square is exposed
+to next turn (every enemy that can walk within its range, T4, T5; zero for a seduced character, T20)
+/ 100, and the walking steps around the ruins to the nearest target / 20, each capped at 1. The
+option changes only the encoding, not the rules: a learned agent trained with it encodes its own
+observations with it at any table of the same rules (`ENCODING_OPTIONS`).
+
 #### Legal Actions Mask
 
 `action_mask` (int8, `(70,)`) marks the legal actions of the agent to act and is all zeros for every
@@ -130,6 +141,7 @@ cap is a normal end (decided by `cap_tiebreak`, by default the most damage dealt
 | `card_counts`            | (4,4,2,2,2,4,2,8)  | 4.1: deck by kind (+10 H, +10 D, +20 H, +20 D, Skip, Null, Joker, Special) |
 | `max_rounds`             | 150                | T28: round cap, then `cap_tiebreak` decides               |
 | `cap_tiebreak`           | `"damage"`         | T28: at the cap the living character with the most damage dealt wins, then the highest share of its starting HP; `"hp"` (the highest HP) and `"hp_share"` (the highest share) are the alternatives; a tie left is a draw |
+| `action_features`        | False              | not a rule: append the move features to the deciding player's observation (above) |
 
 ### Readings added where the spec is silent (T30-T41)
 
@@ -235,6 +247,8 @@ characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py 
   the round cap decided by the most damage dealt (T28, T41: `cap_tiebreak`, seat feature 29); the
   "acting for another seat" bit only in the deciding seat's observation (T20); observation
   `(8 * size^2 + 263,)` = 1415
+* v0, revised before any release (issue 18): option `action_features` (off by default): the deciding
+  player's observation ends with move features (75 numbers), what each move leads to
 """
 
 from __future__ import annotations
@@ -246,6 +260,7 @@ import numpy as np
 from boardenvs.core.aec import BoardGameEnv, wrap_env
 from boardenvs.core.game import Game
 from boardenvs.lost_city import characters as ch
+from boardenvs.lost_city.features import MOVE_FEATURES, NUM_MOVES, move_action_features
 from boardenvs.lost_city.rules import (
     NUM_ACTIONS,
     P_ACTION,
@@ -290,6 +305,9 @@ class LostCityGame(Game):
         self._seats = 8 * self._cells
         self._glob = self._seats + MAX_SEATS * SEAT_FEATURES
         self._size = observation_size(size)
+        self._features = self.options.action_features
+        if self._features:
+            self._size += NUM_MOVES * MOVE_FEATURES
         self._ruin_hot = [i for i, ruin in enumerate(LostCityState(self.options).geo.ruin) if ruin]
         counts = np.asarray(self.options.card_counts, dtype=np.float32)
         self._inv_counts = np.where(counts > 0, 1.0 / np.maximum(counts, 1.0), 0.0).astype(np.float32)
@@ -299,7 +317,7 @@ class LostCityGame(Game):
         return NUM_ACTIONS
 
     def observation_shape(self, player: int) -> tuple[int, ...]:
-        """``(8 * size^2 + 256,)`` for every seat."""
+        """``(8 * size^2 + 263,)`` for every seat (75 more with ``action_features``)."""
         return (self._size,)
 
     def new_initial_state(self) -> LostCityState:
@@ -380,6 +398,8 @@ class LostCityGame(Game):
             obs[g + 45 + k] = 1.0
         if phase == P_PICK:
             obs[g + 52] = 1.0
+        if self._features and phase == P_MOVE and state.current_player() == player:
+            obs[g + GLOBAL_FEATURES :] = move_action_features(state).reshape(-1)
         return obs
 
     def draw(self, state: LostCityState, view: int | None = None) -> Image.Image:  # type: ignore[override]

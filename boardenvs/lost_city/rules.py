@@ -42,7 +42,7 @@ id      action                       meaning
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from boardenvs.core.deck import Deck
 from boardenvs.core.fields import Fields, check_playable
@@ -116,6 +116,12 @@ class LostCityOptions:
     #: then the highest share of the starting HP; ``"hp"``: the highest HP; ``"hp_share"``: the highest
     #: HP as a share of the starting HP. A tie that remains is a draw among the tied.
     cap_tiebreak: Literal["damage", "hp", "hp_share"] = "damage"
+    #: Not a rule: the deciding player's observation ends with move features
+    #: (``boardenvs/lost_city/features.py``), what each move leads to. Off by default.
+    action_features: bool = False
+
+    #: Options that change only the observation encoding (:func:`boardenvs.core.options.encoding_keys`).
+    ENCODING_OPTIONS: ClassVar[tuple[str, ...]] = ("action_features",)
 
     def __post_init__(self) -> None:
         n = self.num_players

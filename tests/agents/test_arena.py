@@ -19,7 +19,7 @@ import pytest
 from core.toy_game import PASS, TAKE, ToyGame
 
 from boardenvs import make_game
-from boardenvs.core.options import OptionError
+from boardenvs.core.options import OptionError, options_to_dict
 from boardenvs_agents.arena.match import GameResult, play_game
 from boardenvs_agents.arena.report import agent_stats, fmt_rate, rate, ratings_table, results_table
 from boardenvs_agents.arena.runner import (
@@ -328,6 +328,20 @@ def test_results_file_refuses_another_arena_and_adds_new_agents(tmp_path):
     (tmp_path / "other.jsonl").write_text("hello\n")
     with pytest.raises(ValueError, match="not an arena results file"):
         ResultsFile(tmp_path / "other.jsonl", header)
+
+
+def test_results_file_compares_rules_not_encodings_or_options_added_since(tmp_path):
+    # A header written before an option existed reads as its default; encoding options
+    # (ENCODING_OPTIONS) change no game, so games with and without them are the same games.
+    path = tmp_path / "games.jsonl"
+    full = options_to_dict(make_game("lost_city_v0", num_players=2).options)
+    older = {k: v for k, v in full.items() if k != "action_features"}
+    header = {"game": "lost_city_v0", "options": older, "agents": {"h": "heuristic"}}
+    ResultsFile(path, header).close()
+    ResultsFile(path, {**header, "options": full}).close()
+    ResultsFile(path, {**header, "options": {**full, "action_features": True}}).close()
+    with pytest.raises(ValueError, match="holds games of lost_city_v0"):
+        ResultsFile(path, {**header, "options": {**full, "max_rounds": 10}})
 
 
 def test_a_rerun_with_the_same_file_plays_nothing(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import agent_helpers
 import numpy as np
 import pytest
+from env_helpers import decisions
 from gangsi_positions import (
     ARROW,
     FOUR,
@@ -27,13 +28,14 @@ from gangsi_positions import (
 )
 
 from boardenvs import make_game
-from boardenvs.gangsi.features import hunter_move_distance
+from boardenvs.gangsi.features import hunter_move_distance, kyonshi_action_features
 from boardenvs.gangsi.rules import (
     DIR,
     FACE,
     KEEP,
     KYONSHI,
     PH_CHOOSE,
+    PH_KY_MOVE,
     REROLL,
     RESET,
     STEP,
@@ -274,3 +276,19 @@ def test_heuristic_kyonshi_beats_random_kyonshi():
     heuristic = win_count({"num_hunters": 3}, ["heuristic"] + ["heuristic"] * 3, 0, seeds)
     rand = win_count({"num_hunters": 3}, ["random"] + ["heuristic"] * 3, 0, seeds)
     assert heuristic >= 10 and rand <= 2, (heuristic, rand)
+
+
+def test_kyonshi_heuristic_takes_a_step_its_ranked_features_mark_best():
+    # The ranks of boardenvs/gangsi/features.py read the heuristic's own measure: its Kyonshi step is
+    # always one marked best (ties broken at random among them).
+    game = make_game("gangsi_v0", num_players=4)
+    policy = GangsiHeuristic(seed=0)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(3):
+        for s, action in decisions(game.new_initial_state(), rng, policy.act):
+            if s.current_player() == KYONSHI and s.phase == PH_KY_MOVE and len(s.legal_actions()) > 1:
+                ranks = kyonshi_action_features(s, ranks=True)[:, 3]
+                assert ranks[STOP if action == STOP else action - STEP] == 1.0
+                checked += 1
+    assert checked > 50

@@ -54,6 +54,29 @@ def test_demonstrations_replay_exactly_the_teachers_games():
     assert np.array_equal(seat1.returns, a.returns[a.seats == 1])
 
 
+def test_demonstrations_against_opponents_record_only_the_teachers_rotated_seat():
+    """With ``opponents`` the teacher holds seat ``g % n`` of game ``g`` (or the learner's fixed seat)
+    and the others play the opponents' spec: only the teacher's decisions are recorded, and they are
+    the teacher's own choices in those games."""
+    game = make_game("sorry_v0", num_players=2)
+    view = LearnerView(game, None, False)
+    demos = collect_demonstrations(game, view, "heuristic", 4, seed=2, opponents="random")
+    for g in range(4):
+        assert set(demos.seats[demos.games == g].tolist()) == {g % 2}
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    fixed = collect_demonstrations(
+        game, LearnerView(game, 1, False), "heuristic", 3, seed=2, opponents="random"
+    )
+    assert set(fixed.seats.tolist()) == {1}
+    # Each game's last recorded decision carries the teacher seat's own final return, undiscounted.
+    lasts = [demos.returns[np.flatnonzero(demos.games == g)[-1]] for g in range(4)]
+    assert set(lasts) <= {-1.0, 1.0}
+    self_play = collect_demonstrations(game, view, "heuristic", 4, seed=2)
+    assert not np.array_equal(self_play.seats, demos.seats)
+    with pytest.raises(ValueError, match="wizard"):
+        collect_demonstrations(game, view, "heuristic", 2, seed=2, opponents="wizard")
+
+
 def test_gangsi_demonstrations_cover_both_roles():
     game = make_game("gangsi_v0")
     view = LearnerView(game, None, False)
@@ -113,6 +136,8 @@ def test_imitation_config_is_checked():
         load_config("sorry_v0/ppo", ["imitation.teacher=wizard"])
     with pytest.raises(OptionError, match="imitation.games"):
         load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.games=1"])
+    with pytest.raises(OptionError, match="imitation.opponents"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.opponents=wizard"])
 
 
 def test_a_run_with_imitation_starts_from_the_teacher(tmp_path):
@@ -167,3 +192,74 @@ def test_a_checkpoint_from_before_the_imitation_section_still_resumes(tmp_path):
     _check_same_run(saved, config, tmp_path)  # no error: the missing section is the default
     with pytest.raises(RunError, match="imitation"):
         _check_same_run(saved, load_config("sorry_v0/ppo", ["imitation.teacher=heuristic"]), tmp_path)
+
+
+def test_demonstrations_of_chosen_seats_only():
+    """``record`` keeps one role's decisions (Gangsi's Kyonshi, seat 0) of games played in full."""
+    game = make_game("gangsi_v0")
+    view = LearnerView(game, None, False)
+    every = collect_demonstrations(game, view, "heuristic", 2, seed=1)
+    kyonshi = collect_demonstrations(game, view, "heuristic", 2, seed=1, record=[0])
+    assert set(kyonshi.seats.tolist()) == {0}
+    assert np.array_equal(kyonshi.actions, every.actions[every.seats == 0])
+    assert np.array_equal(kyonshi.returns, every.returns[every.seats == 0])
+
+
+def test_a_run_can_start_from_a_saved_models_weights(tmp_path):
+    """``init_model``: the run's network starts as the saved one (a step size of 1e-9 leaves it there),
+    and a model of another game or rules, or a missing file, is refused when the config is read."""
+    import torch
+
+    from boardenvs_agents.learning.run import start_run
+
+    settings = [
+        "game_options.num_players=2", "total_timesteps=128", "n_envs=1", "hyperparameters.n_steps=128",
+        "hyperparameters.batch_size=64", "eval.every=0", "policy_kwargs.net_arch=[32]",
+        "opponents={random: 1.0}",
+    ]  # fmt: skip
+    first = start_run(load_config("sorry_v0/ppo", settings), tmp_path, "first", progress=False)
+    saved = first.run_dir / "final_model.zip"
+    still = ["hyperparameters.learning_rate=0.000000001", "seed=7"]
+    tuned = start_run(
+        load_config("sorry_v0/ppo", [*settings, *still, f"init_model={saved}"]),
+        tmp_path,
+        "tuned",
+        progress=False,
+    )
+    fresh = start_run(load_config("sorry_v0/ppo", [*settings, *still]), tmp_path, "fresh", progress=False)
+
+    def weights(run_dir):
+        model = algorithm_class("ppo").load(run_dir / "final_model.zip", device="cpu")
+        return torch.cat([p.detach().flatten() for p in model.policy.parameters()])
+
+    start = weights(first.run_dir)
+    assert torch.allclose(weights(tuned.run_dir), start, atol=1e-5)
+    assert not torch.allclose(weights(fresh.run_dir), start, atol=1e-2)
+    with pytest.raises(OptionError, match="init_model: no file"):
+        load_config("sorry_v0/ppo", [*settings, f"init_model={tmp_path / 'nothing.zip'}"])
+    with pytest.raises(OptionError, match="not ppo of lost_city_v0"):
+        load_config("lost_city_v0/ppo", [f"init_model={saved}"])
+    with pytest.raises(OptionError, match="other rules"):
+        load_config("sorry_v0/ppo", ["game_options.num_players=2", "game_options.max_turns=50",
+                                     f"init_model={saved}"])  # fmt: skip
+    with pytest.raises(OptionError, match="imitation.seats"):
+        load_config("gangsi_v0/ppo", ["imitation.teacher=heuristic", "imitation.seats=[7]"])
+
+
+def test_seat_teachers_give_a_seat_a_teacher_of_its_own():
+    """``seat_teachers``: seat 1 played by random, seat 0 by the heuristic teacher: the heuristic seat
+    wins those games (0.89 of two-player games against random), and an unknown spec is refused."""
+    game = make_game("sorry_v0", num_players=2)
+    view = LearnerView(game, None, False)
+    demos = collect_demonstrations(game, view, "heuristic", 10, seed=4, seat_teachers={1: "random"})
+    final = {
+        (g, p): demos.returns[np.flatnonzero((demos.games == g) & (demos.seats == p))[-1]]
+        for g in range(10)
+        for p in (0, 1)
+    }
+    heuristic_wins = sum(final[g, 0] > 0 for g in range(10))
+    assert heuristic_wins >= 8
+    with pytest.raises(OptionError, match="imitation.seat_teachers"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.seat_teachers={1: wizard}"])
+    with pytest.raises(OptionError, match="imitation.seat_teachers"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.seat_teachers={5: random}"])

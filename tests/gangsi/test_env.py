@@ -347,6 +347,7 @@ def move_hunters(state: GangsiState, rng: np.random.Generator) -> GangsiState:
         {"num_hunters": 4},
         {"num_hunters": 2, "hunter_turns": True},
         {"num_hunters": 3, "action_features": True},
+        {"num_hunters": 3, "action_features": True, "action_ranks": True},
     ],
     ids=str,
 )

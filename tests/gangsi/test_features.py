@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 from gangsi_positions import (
     ARROW,
     MAZE,
@@ -25,10 +26,11 @@ from gangsi_positions import (
 )
 
 from boardenvs import make_game
-from boardenvs.core.state import CHANCE
+from boardenvs.core.options import OptionError
 from boardenvs.gangsi.features import (
     HUNTER_FEATURES,
     KYONSHI_FEATURES,
+    KYONSHI_RANK_FEATURES,
     hunter_action_features,
     hunter_move_distance,
     kyonshi_action_features,
@@ -171,12 +173,8 @@ def test_features_match_the_functions_and_stay_in_bounds_through_random_games():
     rng = np.random.default_rng(0)
     checked = {"hunter": 0, "kyonshi": 0}
     for _ in range(5):
-        s = game.new_initial_state()
-        while not s.is_terminal():
+        for s, _ in decisions(game.new_initial_state(), rng):
             p = s.current_player()
-            if p == CHANCE:
-                s.apply_action(s.sample_chance(rng))
-                continue
             obs = game.observe(s, p)
             if p == KYONSHI:
                 f = obs[-NUM_KYONSHI_ACTIONS * KYONSHI_FEATURES :]
@@ -187,6 +185,67 @@ def test_features_match_the_functions_and_stay_in_bounds_through_random_games():
                 assert np.array_equal(f, hunter_action_features(s).reshape(-1))
                 checked["hunter"] += bool(f.any())
             assert f.min() >= 0.0 and f.max() <= 1.0
-            legal = s.legal_actions()
-            s.apply_action(legal[int(rng.integers(len(legal)))])
     assert checked["hunter"] > 100 and checked["kyonshi"] > 20
+
+
+def test_ranks_need_the_features_and_lengthen_only_the_kyonshis_observation():
+    with pytest.raises(OptionError, match="action_ranks"):
+        make_game("gangsi_v0", num_players=4, action_ranks=True)
+    plain = make_game("gangsi_v0", num_players=4, action_features=True)
+    ranked = make_game("gangsi_v0", num_players=4, action_features=True, action_ranks=True)
+    assert ranked.observation_shape(KYONSHI)[0] == (
+        plain.observation_shape(KYONSHI)[0] + NUM_KYONSHI_ACTIONS * KYONSHI_RANK_FEATURES
+    )
+    assert ranked.observation_shape(1) == plain.observation_shape(1)
+
+
+def test_ranks_order_the_kyonshis_choices_by_their_path_values():
+    # Same position as above: stepping east onto the square a hunter certainly stands on is the best
+    # path, ranked 1; the first two columns are the unranked features.
+    s = table(2, pos=[sq(5, 10), sq(0, 0)], ky=sq(5, 9))
+    s.maybe = [1 << sq(5, 10), sum(1 << sq(r, c) for r in range(3) for c in range(3))]
+    kyonshi_move(s, 4)
+    f = kyonshi_action_features(s, ranks=True)
+    assert f.shape == (NUM_KYONSHI_ACTIONS, KYONSHI_FEATURES + KYONSHI_RANK_FEATURES)
+    assert np.array_equal(f[:, :KYONSHI_FEATURES], kyonshi_action_features(s))
+    assert f[STEP + E, 3] == 1.0 and f[:, 3].sum() == 1.0
+    assert f[STEP + E, 2] == pytest.approx(1.0)
+    others = [a for a in range(NUM_KYONSHI_ACTIONS) if a != STEP + E]
+    assert all(0.0 <= f[a, 2] < 1.0 for a in others)
+
+
+def test_ranks_flag_stands_still_when_no_step_is_worth_more():
+    # No hunter possibility near the Kyonshi and no steps after this one that could reach one: the
+    # flag marks standing still alone when a step only ties with it (the heuristic stays on a tie).
+    s = table(2, pos=[sq(5, 10), sq(0, 0)], ky=sq(5, 9))
+    s.maybe = [1 << sq(5, 10), 1 << sq(0, 0)]
+    kyonshi_move(s, 4)
+    f = kyonshi_action_features(s, ranks=True)
+    flagged = set(np.flatnonzero(f[:, 3]))
+    values = f[:, 1]
+    best = max(values[a] for a in range(NUM_KYONSHI_ACTIONS))
+    if values[STOP] >= best:
+        assert flagged == {STOP}
+    else:
+        assert STOP not in flagged and all(values[a] == best for a in flagged)
+
+
+def test_ranked_observation_matches_the_function_through_random_games():
+    game = make_game("gangsi_v0", num_players=4, action_features=True, action_ranks=True)
+    width = NUM_KYONSHI_ACTIONS * (KYONSHI_FEATURES + KYONSHI_RANK_FEATURES)
+    rng = np.random.default_rng(3)
+    flagged_moves = 0
+    for _ in range(3):
+        for s, _ in decisions(game.new_initial_state(), rng):
+            if s.current_player() != KYONSHI:
+                continue
+            f = game.observe(s, KYONSHI)[-width:]
+            assert np.array_equal(f, kyonshi_action_features(s, ranks=True).reshape(-1))
+            assert f.min() >= 0.0 and f.max() <= 1.0
+            rows = f.reshape(NUM_KYONSHI_ACTIONS, -1)
+            if s.phase == PH_KY_MOVE and s.ky_steps > 0:
+                # At least one choice is the best, and the best are the ones at ratio 1.
+                assert rows[:, 3].sum() >= 1
+                assert all(rows[a, 2] == pytest.approx(1.0) for a in np.flatnonzero(rows[:, 3]))
+                flagged_moves += 1
+    assert flagged_moves > 20

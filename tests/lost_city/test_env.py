@@ -89,6 +89,11 @@ def test_seed_test(n):
     seed_test(lambda: lost_city_v0.env(num_players=n), num_cycles=300)
 
 
+def test_api_and_seed_test_with_move_features():
+    api_test(lost_city_v0.env(num_players=3, action_features=True), num_cycles=300)
+    seed_test(lambda: lost_city_v0.env(num_players=2, action_features=True), num_cycles=300)
+
+
 def test_seed_test_fixed_characters_and_seat0():
     seed_test(
         lambda: lost_city_v0.env(num_players=3, characters=["Jamie", "Rob", "Josh"], first_player="seat0"),
@@ -259,7 +264,7 @@ def test_observation_layout_of_a_constructed_position():
 
 @pytest.mark.parametrize("n", [2, 4, 7])
 def test_rules_and_observations_commute_with_seat_rotation(n):
-    game = lost_city_v0.LostCityGame(num_players=n)
+    game = lost_city_v0.LostCityGame(num_players=n, action_features=True)
     decisions = 0
     for state, _ in random_rules_game(n, seed=30 + n, max_rounds=25):
         if state.current_player() < 0:

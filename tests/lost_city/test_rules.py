@@ -9,12 +9,13 @@ chosen squares, HP, cards and statuses set by hand; chance outcomes (dice faces 
 from __future__ import annotations
 
 import pytest
+from lost_city_positions import ALL, cell, mv, position
 
 from boardenvs.core.options import OptionError
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
-from boardenvs.lost_city.board import RUINS, SPAWNS, offset_index
+from boardenvs.lost_city.board import RUINS, SPAWNS
 from boardenvs.lost_city.cards import (
     DAMAGE_10,
     DAMAGE_20,
@@ -32,7 +33,6 @@ from boardenvs.lost_city.rules import (
     COPY,
     CRITICAL,
     END,
-    MOVE,
     P_ACTION,
     P_CHARS,
     P_COLOUR,
@@ -55,50 +55,10 @@ from boardenvs.lost_city.rules import (
     LostCityState,
 )
 
-ALL = ("Rob", "Aaron", "Safina", "Jack", "Jamie", "Josh", "Chris")
-#: Far-apart squares for extra players that must stay out of every range.
-FAR = ((4, 10), (5, 10), (6, 10), (7, 10), (5, 11), (6, 11))
 BLACK, WHITE = 0, 5  # colour die faces with the default black_faces=2 (faces 0 and 1 are black)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
-def cell(r: int, c: int) -> int:
-    return 12 * r + c
-
-
-def mv(dr: int, dc: int) -> int:
-    return MOVE + offset_index(dr, dc)
-
-
-def position(names, cells, *, to_move=0, rnd=2, hp=None, held=None, extra=0, **options) -> LostCityState:
-    """Characters ``names`` (seat order) on ``cells``; ``extra`` filler characters on far squares.
-
-    The state is at the move step of ``to_move``'s turn in round ``rnd``; ``held`` maps seat -> card.
-    """
-    names = list(names)
-    cells = list(cells)
-    fillers = [name for name in ALL if name not in names][:extra]
-    used = set(cells)
-    for name in fillers:
-        names.append(name)
-        cells.append(next(c for c in FAR if c not in used))
-        used.add(cells[-1])
-    s = LostCityState(
-        LostCityOptions(num_players=len(names), characters=tuple(names), first_player="seat0", **options)
-    )
-    s.pos = [s.geo.index(c) for c in cells]
-    for p, value in (hp or {}).items():
-        s.hp[p] = value
-    for p, kind in (held or {}).items():
-        s.deck.take(kind)
-        s.held[p] = kind
-    s.to_move = to_move
-    s.round = rnd
-    s.phase = P_MOVE
-    s._legal = None
-    return s
-
-
 def play(s: LostCityState, *actions: int) -> LostCityState:
     """Apply ``actions`` (decisions checked legal, or chance outcomes) in turn, in place."""
     for action in actions:
