@@ -127,11 +127,14 @@ def test_champion_is_the_first_spec_that_builds_for_the_options():
     four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
     assert four.name == "champion" and four.spec == CHAMPIONS["sorry_v0"][0]
     assert four.base.name == "ppo:sorry_v0"
-    # No two-player Lost City model ships: the champion falls back to the heuristic.
+    # No three-player Lost City model ships: the champion falls back to the heuristic.
+    three = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 3})
+    assert three.spec == CHAMPIONS["lost_city_v0"][-1] == "heuristic" and three.name == "champion"
+    state = decision_states("lost_city_v0", 0, every=3, limit=1, num_players=3)[0]
+    assert three.act(state) in state.legal_actions()
+    # The two-player model does ship: the search runs on it.
     two = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 2})
-    assert two.spec == CHAMPIONS["lost_city_v0"][-1] == "heuristic" and two.name == "champion"
-    state = decision_states("lost_city_v0", 0, every=3, limit=1, num_players=2)[0]
-    assert two.act(state) in state.legal_actions()
+    assert two.spec == CHAMPIONS["lost_city_v0"][0] and two.base.game.options.action_features is True
 
 
 def test_champion_options_reach_its_search_and_bad_ones_are_refused():
