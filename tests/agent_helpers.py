@@ -4,6 +4,7 @@ scripted Sorry! positions and a state wrapper that catches a search reading what
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Callable
 
 import numpy as np
@@ -126,3 +127,9 @@ class OnlyWhatTheSeatMayRead:
 
     def __setattr__(self, name: str, value) -> None:
         raise AssertionError(f"the search wrote {name!r} on the true state")
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that must see Ctrl-C: a process launched in the background with
+    ``nohup ... &`` ignores SIGINT, children inherit that, and Python then installs no handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

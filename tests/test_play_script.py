@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from agent_helpers import default_sigint
 
 from boardenvs.replay import Replay
 from boardenvs_agents.cli import split_specs
@@ -86,7 +87,7 @@ def test_ctrl_c_mid_game_saves_the_game_so_far_and_exits_130(tmp_path):
         [sys.executable, str(SCRIPT), "--game", "sorry_v0", "--num-players", "2", "--seed", "4",
          "--save-replay", str(tmp_path / "part.json")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_sigint,
     )  # fmt: skip
     proc.stdin.write("1\n1\n")  # two moves, then the game waits for the third
     proc.stdin.flush()

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from agent_helpers import default_sigint
 from core.toy_game import PASS, TAKE, ToyGame
 
 from boardenvs import make_game
@@ -456,6 +457,7 @@ def test_an_interrupted_evaluation_keeps_its_games_and_leaves_no_workers(tmp_pat
     proc = subprocess.Popen(
         [sys.executable, str(REPO / "scripts" / "evaluate.py"), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=default_sigint,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
