@@ -12,7 +12,6 @@ from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.features import (
     ABILITY_VALUE,
     danger,
-    move_destinations,
     reach_tables,
     strike_value,
     targets_of,
@@ -144,7 +143,7 @@ class LostCityHeuristic(Policy):
         enemies = targets_of(state)
         if not enemies:
             return self.pick_best([(0.0, x) for x in moves])
-        squares = move_destinations(state, moves)
+        squares = [(state.move_destination(x), x) for x in moves]
         cells = state.geo.size * state.geo.size
         exposed = danger(state, a, state.current_player()) if free else [0.0] * cells
         weight = self.danger_weight

@@ -273,6 +273,7 @@ def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
     """``init_model`` names a model of this game's rules (encoding options aside) and algorithm."""
     from boardenvs.core.options import rules_options
     from boardenvs.registry import make_game
+    from boardenvs.wrappers.single_agent import LearnerView
     from boardenvs_agents.learning.models import read_metadata
 
     path = Path(str(config.init_model))
@@ -290,6 +291,13 @@ def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
     trained = rules_options(make_game(config.game, **metadata["options"]).options)
     if trained != rules_options(game.options):
         raise OptionError(f"{where}init_model: {path} was trained for other rules ({metadata['options']})")
+    view = LearnerView(game, config.learner_seat, config.algo == "dqn")
+    spaces = (list(view.box.shape), view.num_actions)
+    if (metadata["observation_shape"], metadata["num_actions"]) != spaces:
+        raise OptionError(
+            f"{where}init_model: {path} takes observations of shape {metadata['observation_shape']} and "
+            f"{metadata['num_actions']} actions; this run's are {spaces[0]} and {spaces[1]}"
+        )
 
 
 def _check_policy_kwargs(config: TrainConfig, where: str) -> None:

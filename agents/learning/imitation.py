@@ -94,16 +94,16 @@ def collect_demonstrations(
     chance_rng = np.random.default_rng(seed_seq.spawn(1)[0])
     options = options_to_dict(game.options)
 
-    def seated(spec: str) -> list[Any]:
+    def seated(specs: list[str]) -> list[Any]:
+        """One policy per seat, ``specs[p]`` in seat ``p``, each with its own seed."""
+        children = seed_seq.spawn(n)
         return [
-            make_policy(spec, game.name, seed=int(s.generate_state(1)[0]), game_options=options)
-            for s in seed_seq.spawn(n)
+            make_policy(specs[p], game.name, seed=int(children[p].generate_state(1)[0]), game_options=options)
+            for p in range(n)
         ]
 
-    teachers = seated(teacher)
-    for seat, spec in (seat_teachers or {}).items():
-        teachers[seat] = seated(spec)[seat]
-    others = seated(opponents) if opponents is not None else teachers
+    teachers = seated([(seat_teachers or {}).get(p, teacher) for p in range(n)])
+    others = seated([opponents] * n) if opponents is not None else teachers
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []

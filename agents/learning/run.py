@@ -367,14 +367,9 @@ class _Session:
         return RunResult(run_dir, config, metrics, checkpoint.step if checkpoint is not None else None)
 
     def _init_from(self, model: Any, path: Path) -> None:
-        """Start from the weights of the saved model ``path`` (``init_model``): same spaces required."""
+        """Start from the weights of the saved model ``path`` (``init_model``; its spaces were checked
+        with the config)."""
         source = algorithm_class(self.config.algo).load(path, device="cpu")
-        for name in ("observation_space", "action_space"):
-            if getattr(source, name) != getattr(model, name):
-                raise RunError(
-                    f"init_model: {path} has the {name} {getattr(source, name)}, this run "
-                    f"{getattr(model, name)}"
-                )
         model.policy.load_state_dict(source.policy.state_dict())
         say(f"init_model: weights of {path}")
 

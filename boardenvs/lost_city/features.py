@@ -17,7 +17,7 @@ import numpy as np
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.board import MOVE_OFFSETS, Geometry
-from boardenvs.lost_city.rules import P_MOVE, LostCityState
+from boardenvs.lost_city.rules import MOVE, P_MOVE, LostCityState
 
 #: Expected damage of a basic attack: P(hit) 1/2 times the mean roll 3.5 x 10 (4.1 Attack).
 BASIC_EXPECTED = 17.5
@@ -114,16 +114,6 @@ def weakness(state: LostCityState, t: int, damage: float) -> float:
     return value
 
 
-def targets_of(state: LostCityState) -> list[int]:
-    """The seats the acting character may strike: living, not the decider (T20: a seduced character
-    never strikes its seducer), not shielded from it."""
-    a = state.to_move
-    decider = state.current_player()
-    return [
-        t for t in range(state.n) if t != a and t != decider and state.hp[t] > 0 and state.shield_by[t] != a
-    ]
-
-
 def ability_value(state: LostCityState, a: int, row: int, enemies: list[int], slack: int) -> float:
     """The weighted value of the best ability ``a`` (holding a Special Ability card) can use from the
     square of distance row ``row``, with every range stretched by ``slack`` squares (T20-T25; Jamie:
@@ -215,15 +205,9 @@ def danger(state: LostCityState, a: int, decider: int) -> list[float]:
     return out
 
 
-def move_destinations(state: LostCityState, moves: list[int]) -> list[tuple[int, int]]:
-    """``(square, action)`` for each move action of the acting character (T5)."""
-    geo = state.geo
-    start = state.pos[state.to_move]
-    out = []
-    for action in moves:
-        dr, dc = MOVE_OFFSETS[action]
-        out.append((start + dr * geo.size + dc, action))
-    return out
+def targets_of(state: LostCityState) -> list[int]:
+    """The seats the acting character may strike at any distance (T4, T20: the rules' own list)."""
+    return state.valid_targets(state.to_move, None)
 
 
 def move_action_features(state: LostCityState) -> np.ndarray:
@@ -234,7 +218,7 @@ def move_action_features(state: LostCityState) -> np.ndarray:
     out = np.zeros((NUM_MOVES, MOVE_FEATURES), dtype=np.float32)
     if state.phase != P_MOVE:
         return out
-    moves = [x for x in state.legal_actions() if x < NUM_MOVES]
+    moves = [x for x in state.legal_actions() if MOVE <= x < MOVE + NUM_MOVES]
     enemies = targets_of(state)
     if not moves or not enemies:
         return out
@@ -244,13 +228,14 @@ def move_action_features(state: LostCityState) -> np.ndarray:
     walk = reach_tables(state.geo).walk
     cells = state.geo.size * state.geo.size
     pos = state.pos
-    for square, action in move_destinations(state, moves):
+    for action in moves:
+        square, row = state.move_destination(action), action - MOVE
         if state.round > 1:
-            out[action, 0] = min(strike_value(state, a, square, enemies) / STRIKE_SCALE, 1.0)
+            out[row, 0] = min(strike_value(state, a, square, enemies) / STRIKE_SCALE, 1.0)
         if exposed is not None:
-            out[action, 1] = min(exposed[square] / DANGER_SCALE, 1.0)
+            out[row, 1] = min(exposed[square] / DANGER_SCALE, 1.0)
         near = min(walk[square * cells + pos[t]] for t in enemies)
-        out[action, 2] = min(near / WALK_SCALE, 1.0)
+        out[row, 2] = min(near / WALK_SCALE, 1.0)
     return out
 
 
@@ -264,7 +249,6 @@ __all__ = [
     "ability_value",
     "danger",
     "move_action_features",
-    "move_destinations",
     "reach_tables",
     "strike_value",
     "targets_of",

@@ -413,8 +413,9 @@ class LostCityState(State):
         """Chebyshev distance between the squares of seats ``a`` and ``b`` (T4)."""
         return self.geo.dist[self.pos[a] * self.geo.size * self.geo.size + self.pos[b]]
 
-    def valid_targets(self, actor: int, reach: int) -> list[int]:
-        """Seats ``actor`` may attack or ability-target within ``reach`` (T4, T20, T35).
+    def valid_targets(self, actor: int, reach: int | None) -> list[int]:
+        """Seats ``actor`` may attack or ability-target within ``reach`` (T4, T20, T35; ``None``: at
+        any distance).
 
         Living characters other than the actor, other than the deciding seat (a seduced character
         cannot be made to attack its seducer, T20), and not shielded from the actor (a seducer may not
@@ -433,8 +434,13 @@ class LostCityState(State):
             and t != decider
             and hp[t] > 0
             and shield[t] != actor
-            and dist[row + pos[t]] <= reach
+            and (reach is None or dist[row + pos[t]] <= reach)
         ]
+
+    def move_destination(self, action: int) -> int:
+        """The square the acting character ends on with move ``action`` (T5: the offset it names)."""
+        dr, dc = MOVE_OFFSETS[action - MOVE]
+        return self.pos[self.to_move] + dr * self.geo.size + dc
 
     def ability_actions(self, actor: int, ability: int) -> list[int]:
         """The ``ABILITY`` / ``PAIR`` actions that resolve ``ability`` from ``actor``'s square (T20-T25)."""
@@ -561,8 +567,7 @@ class LostCityState(State):
             self._spend(a)
             self._settle()
         elif action < ATTACK:  # the move step (T5)
-            dr, dc = MOVE_OFFSETS[action - MOVE]
-            self.pos[a] += dr * self.geo.size + dc
+            self.pos[a] = self.move_destination(action)
             self.phase = P_ACTION
             self._settle()
         elif action == END:

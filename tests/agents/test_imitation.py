@@ -11,7 +11,7 @@ from boardenvs.core.options import OptionError
 from boardenvs.wrappers.single_agent import LearnerView, SingleAgentEnv
 from boardenvs_agents.learning.config import load_config
 from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
-from boardenvs_agents.learning.models import algorithm_class
+from boardenvs_agents.learning.models import algorithm_class, resolve_model_path
 
 
 @pytest.fixture(scope="module")
@@ -244,6 +244,12 @@ def test_a_run_can_start_from_a_saved_models_weights(tmp_path):
                                      f"init_model={saved}"])  # fmt: skip
     with pytest.raises(OptionError, match="imitation.seats"):
         load_config("gangsi_v0/ppo", ["imitation.teacher=heuristic", "imitation.seats=[7]"])
+    # The shipped Gangsi model plays either role (a padded view); a run for the Kyonshi's seat alone
+    # sees the Kyonshi's shorter observation, so those weights do not fit.
+    both_roles = resolve_model_path("gangsi_v0", "ppo")
+    with pytest.raises(OptionError, match="takes observations of shape"):
+        load_config("gangsi_v0/ppo", ["game_options.num_players=4", "learner_seat=0",
+                                      f"init_model={both_roles}"])  # fmt: skip
 
 
 def test_seat_teachers_give_a_seat_a_teacher_of_its_own():
