@@ -7,7 +7,7 @@ Rule ids (L1-L40) refer to ``shared/rules/neighborhood.md`` and :mod:`boardenvs.
 from __future__ import annotations
 
 from boardenvs.core.state import CHANCE, State
-from boardenvs.neighborhood.board import geometry
+from boardenvs.neighborhood.board import geometry, path_ends
 from boardenvs.neighborhood.rules import CH_MOVE, CH_SEAT, D_PATH, DIR, MAX_HP, STOP, NeighborhoodState
 from boardenvs_agents.base import Policy
 
@@ -214,39 +214,6 @@ class NeighborhoodHeuristic(Policy):
             f"NeighborhoodHeuristic(depth={self.depth}, opp_weight={self.opp_weight}, "
             f"leader_weight={self.leader_weight}, low_hp={self.low_hp}, low_weight={self.low_weight})"
         )
-
-
-def path_ends(
-    step: tuple[tuple[int, ...], ...], visited: tuple[int, ...], left: int, up_to: bool
-) -> dict[int, tuple[int, ...]]:
-    """Every square a curved path (L24) can end on, with the directions of one way there.
-
-    ``step`` is the board's neighbour table, ``visited`` the path so far (start first), ``left`` the
-    steps still allowed; an ``up_to`` path may end after any step from its first, an exact one only
-    after all of them. A breadth-first search over (square, steps taken); each way never revisits a
-    square (the first way found to a square at a given step count stands for all of them).
-    """
-    taken0 = len(visited) - 1
-    start = visited[-1]
-    ends: dict[int, tuple[int, ...]] = {}
-    if up_to and taken0 >= 1:
-        ends[start] = ()
-    seen = {(start, 0)}
-    frontier: list[tuple[int, tuple[int, ...], frozenset[int]]] = [(start, (), frozenset(visited))]
-    for taken in range(1, left + 1):
-        nxt = []
-        for cell, dirs, used in frontier:
-            for d in range(8):
-                c = step[cell][d]
-                if c < 0 or c in used or (c, taken) in seen:
-                    continue
-                seen.add((c, taken))
-                way = (*dirs, d)
-                nxt.append((c, way, used | {c}))
-                if c not in ends and (taken == left or up_to):
-                    ends[c] = way
-        frontier = nxt
-    return ends
 
 
 # -- leaf value for search ------------------------------------------------------------------------

@@ -190,3 +190,48 @@ def board_tables(
         for r, c in spaces:
             wild_loc[cell_of(r, c)] = L
     return tuple(wild_loc), tuple(cells)
+
+
+def path_ends(
+    step: tuple[tuple[int, ...], ...],
+    visited: tuple[int, ...],
+    left: int,
+    up_to: bool,
+    dead_ends: bool = False,
+) -> dict[int, tuple[int, ...]]:
+    """Every square a curved path (L24) can end on, with the directions of one way there.
+
+    ``step`` is the board's neighbour table, ``visited`` the path so far (start first), ``left`` the
+    steps still allowed; an ``up_to`` path may end after any step from its first, an exact one only
+    after all of them. A breadth-first search over (square, steps taken); each way never revisits a
+    square (the first way found to a square at a given step count stands for all of them). With
+    ``dead_ends``, a way that can go no further before its last step ends there too (the rules stop a
+    path that has nowhere left to go).
+    """
+    taken0 = len(visited) - 1
+    start = visited[-1]
+    ends: dict[int, tuple[int, ...]] = {}
+    if up_to and taken0 >= 1:
+        ends[start] = ()
+    seen = {(start, 0)}
+    frontier: list[tuple[int, tuple[int, ...], frozenset[int]]] = [(start, (), frozenset(visited))]
+    for taken in range(1, left + 1):
+        nxt = []
+        for cell, dirs, used in frontier:
+            stuck = True
+            for d in range(8):
+                c = step[cell][d]
+                if c < 0 or c in used:
+                    continue
+                stuck = False
+                if (c, taken) in seen:
+                    continue
+                seen.add((c, taken))
+                way = (*dirs, d)
+                nxt.append((c, way, used | {c}))
+                if c not in ends and (taken == left or up_to):
+                    ends[c] = way
+            if stuck and dead_ends and cell not in ends and (taken > 1 or taken0 >= 1):
+                ends[cell] = dirs
+        frontier = nxt
+    return ends

@@ -62,6 +62,23 @@ depend on the options.
 | 1810-1829      | its roles by seat slot, one-hot: ME (who follows it), K, V, and T (the chosen player) |
 | 1831 - 1       | steps of the current curved path taken / 5                                      |
 
+With the option `action_features=True` the observation is 310 longer (`(2141,)`): **action features**
+(`boardenvs/neighborhood/features.py`), set only in the deciding player's observation and only for its
+legal actions, zeros elsewhere. Most decisions are the steps of curved paths (L24; about 86 of the 121
+decisions of a four-player game between heuristic players), and a step matters only through the squares
+the path can still end on, which the one-hot squares leave to be learned; the features spell them out:
+
+| Index              | Meaning                                                                     |
+|--------------------|-----------------------------------------------------------------------------|
+| 1831 + 12 m + 0-11 | **move features** of move action `m` (0-7 the directions, 8-11 the distances 1-4, 12 stop), at a direction, distance or path-step decision: the character moved is me; an end square holds another character; the highest and the lowest HP / 10 among them; an end is an empty Wild Space of location 0-3; an end is quiet (no character, no Wild Space, no trap of another); an end holds another player's trap; the number of end squares / 10 (capped at 1); the landing triggers cards (L19) |
+| 1987 + 7 c + 0-6   | **choice features** of action `225 + c` (every action but a square), at any decision: the action applied to a copy of the state, resolved by the rules up to the next chance event or decision, and the HP it moved (/ 10): the HP I lose, I gain, the opponents lose and gain (means), the opponent with the most HP loses; opponents knocked out / 4; I am knocked out |
+
+The end squares of a move come from `NeighborhoodState.move_ends` (every square the move can still
+end on: a path's continuations without revisiting, dead ends included, or the squares of a straight
+move). No chance outcome is looked at. The option changes only the encoding, not the rules: a learned
+agent trained with it encodes its own observations with it at any table of the same rules
+(`ENCODING_OPTIONS`).
+
 #### Legal Actions Mask
 
 `action_mask` (int8, shape `(247,)`) marks the legal actions of the agent to act and is all zeros for
@@ -102,6 +119,7 @@ wins, and a tie is a draw among the tied, 0 each, the others -1 (L23; a real end
 | `wild_counts`           | see below    | L11: counts of the 9 kinds of each Wild deck (retuned, 1.1b)       |
 | `wild_spaces`           | by size      | L3: the Wild Spaces of each location (retuned, 1.1b: see below)    |
 | `start_squares`         | by size      | L5: the Start square of each colour, beside the star               |
+| `action_features`       | False        | not a rule: append the action features to the decider's observation (above) |
 
 The board (L1, L2) is `board_size` squares a side: the quadrants are the locations, the middle row and
 column the roads, the middle square the star; the Start squares (L5) sit beside it on their colour's
@@ -214,6 +232,8 @@ stand (no target covers colours).
   its L17 roll-off when someone had come since); L9, the seats' cyclic order around the table is a
   chance event at setup (seat 2 could never play right after seat 0 with four players). The
   observation's seat slots and the "player `o` places after me" actions follow the table.
+* v0, revised before any release (issue 18): option `action_features` (off by default): the deciding
+  player's observation ends with the move and choice features (310 numbers), for learned agents.
 """
 
 from __future__ import annotations
@@ -227,7 +247,18 @@ from boardenvs.core.deck import Deck
 from boardenvs.core.game import Game
 from boardenvs.neighborhood.board import NUM_CELLS
 from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
+from boardenvs.neighborhood.features import (
+    CHOICE_ACTIONS,
+    CHOICE_FEATURES,
+    MOVE_ACTIONS,
+    MOVE_FEATURES,
+    choice_action_features,
+    move_action_features,
+)
 from boardenvs.neighborhood.rules import (
+    D_DIRECTION,
+    D_DISTANCE,
+    D_PATH,
     F_PROG,
     MAX_HP,
     MAX_PLAYERS,
@@ -252,6 +283,9 @@ _CARD = _DECISION + NUM_DECISION_KINDS  # 1762
 _ROLES = _CARD + NUM_KINDS_TOTAL  # 1810
 _PATH = _ROLES + 4 * MAX_PLAYERS  # 1830
 OBS_SIZE = _PATH + 1  # 1831
+_CHOICES = OBS_SIZE + len(MOVE_ACTIONS) * MOVE_FEATURES  # 1987
+FEATURES_SIZE = _CHOICES + len(CHOICE_ACTIONS) * CHOICE_FEATURES - OBS_SIZE  # 310, with action_features
+MOVE_DECISIONS = (D_DIRECTION, D_DISTANCE, D_PATH)
 
 
 class NeighborhoodGame(Game):
@@ -276,14 +310,15 @@ class NeighborhoodGame(Game):
         self._deck_kept: list[tuple[list[int], list[int]]] = [([], [])] * NUM_DECKS
         # The seat slots of a player at a table (L9), kept by player, table and colours.
         self._rotations: dict[tuple[int, ...], tuple[list[int], list[int], list[int], list[int]]] = {}
+        self._features = self.options.action_features
 
     def num_actions(self, player: int) -> int:
         """247 actions for every seat."""
         return NUM_ACTIONS
 
     def observation_shape(self, player: int) -> tuple[int, ...]:
-        """``(1831,)`` for every seat."""
-        return (OBS_SIZE,)
+        """``(1831,)`` for every seat (``(2141,)`` with ``action_features``)."""
+        return (OBS_SIZE + FEATURES_SIZE,) if self._features else (OBS_SIZE,)
 
     def new_initial_state(self) -> NeighborhoodState:
         """Everyone on their Start square with 10 HP, the turn-order roll-off (L9) to come."""
@@ -338,10 +373,14 @@ class NeighborhoodGame(Game):
             if deck.unseen != unseen or deck.bottom != bottom:
                 self._encode_deck(d, deck)
                 kept[d] = (deck.unseen[:], deck.bottom[:])
-        obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        obs = np.zeros(OBS_SIZE + FEATURES_SIZE if self._features else OBS_SIZE, dtype=np.float32)
         obs[_PILE:_DECISION] = self._deck_block
         obs.put(hot, 1.0)
         obs.put(at, val)
+        if self._features and actor == player:
+            if kind in MOVE_DECISIONS:
+                obs[OBS_SIZE:_CHOICES] = move_action_features(state).reshape(-1)
+            obs[_CHOICES:] = choice_action_features(state).reshape(-1)
         return obs
 
     def _rotation(

@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -65,6 +65,7 @@ from boardenvs.neighborhood.board import (
     default_start_squares,
     default_wild_spaces,
     geometry,
+    path_ends,
     toward,
 )
 from boardenvs.neighborhood.cards import (
@@ -167,6 +168,13 @@ class NeighborhoodOptions:
     wild_spaces: tuple[tuple[tuple[int, int], ...], ...] | None = None
     #: L5: the Start square of each colour, as (row, col); None: derived from ``board_size``.
     start_squares: tuple[tuple[int, int], ...] | None = None
+    #: Not a rule: the deciding player's observation ends with action features
+    #: (``boardenvs/neighborhood/features.py``): where each move can land, the HP each choice moves.
+    #: Off by default.
+    action_features: bool = False
+
+    #: Options that change only the observation encoding (:func:`boardenvs.core.options.encoding_keys`).
+    ENCODING_OPTIONS: ClassVar[tuple[str, ...]] = ("action_features",)
 
     def __post_init__(self) -> None:
         if not 3 <= self.num_players <= 5:
@@ -336,6 +344,40 @@ class NeighborhoodState(State):
         f = self.stack[-1]
         _, _, steps, up_to = PROGRAMS[f[2]][f[3]]
         return steps - f[12], bool(up_to), tuple(f[PROG_BASE:])
+
+    def move_ends(self, action: int) -> tuple[int, tuple[int, ...], bool]:
+        """What a legal ``action`` of a move decision (a card's straight move, its distance, a step or
+        the stop of a curved path) does: ``(mover, ends, triggers)``, the character it moves, every
+        square the move can still end on after it (L8, L24; one square once the move is fixed), and
+        whether that landing triggers cards (L19, L39). ``(-1, (), False)`` for an action that moves no
+        one (declining an optional move), for Town Gossip's direction (everyone else moves) and at any
+        other decision."""
+        kind = self.decision_kind()
+        if kind not in (D_DIRECTION, D_DISTANCE, D_PATH) or action not in self._legal:
+            return -1, (), False
+        f = self.stack[-1]
+        op = PROGRAMS[f[2]][f[3]]
+        triggers = f[8] + 1 <= self.options.chain_depth
+        if kind == D_PATH:
+            mover = self._actor
+            left, up_to, visited = self.curve_status()  # type: ignore[misc]
+            if action == STOP:
+                return mover, (visited[-1],), triggers
+            nxt = self._step[visited[-1]][action - DIR]
+            if left == 1:
+                return mover, (nxt,), triggers
+            ends = path_ends(self._step, (*visited, nxt), left - 1, up_to, dead_ends=True)
+            return mover, tuple(ends), triggers
+        if op[0] != "line" or action == STOP:
+            return -1, (), False
+        _, mrole, _, dist, up_to, _, _ = op
+        mover = f[mrole]
+        cell = self.pos[mover]
+        if kind == D_DISTANCE:
+            return mover, (self._ray[cell][f[12]][action - DIST],), triggers
+        ray = self._ray[cell][action - DIR]
+        top = min(dist, len(ray))
+        return mover, (ray[:top] if up_to else (ray[top - 1],)), triggers
 
     # -- chance -----------------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:

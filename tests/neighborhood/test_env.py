@@ -65,6 +65,17 @@ def test_seed_test(num_players):
     seed_test(lambda: neighborhood_v0.env(num_players=num_players), num_cycles=300)
 
 
+def test_api_and_seed_test_with_move_features():
+    api_test(neighborhood_v0.env(num_players=4, action_features=True), num_cycles=300)
+    seed_test(lambda: neighborhood_v0.env(num_players=3, action_features=True), num_cycles=300)
+
+
+def test_observe_with_move_features_has_no_side_effects():
+    env = neighborhood_v0.raw_env(num_players=4, action_features=True)
+    env.reset(seed=5)
+    assert check_observe_is_pure(env, masked_random(6)) > 10
+
+
 def test_seed_test_other_options():
     seed_test(
         lambda: neighborhood_v0.env(num_players=5, spinner=4, triple_arrival_killer="higher"), num_cycles=200
