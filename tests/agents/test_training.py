@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
@@ -37,6 +38,15 @@ TINY_ALGO = {
 }
 
 
+# A fine-tuning config (init_model: a first stage's model) without its first stage.
+NO_STAGE_ONE = ["init_model=null", "imitation.seat_teachers={}"]
+
+
+def fine_tunes(config: Path) -> bool:
+    """Whether a shipped config starts from a saved model (``init_model``)."""
+    return bool(yaml.safe_load(config.read_text()).get("init_model"))
+
+
 def write(tmp_path, text):
     path = tmp_path / "cfg.yaml"
     path.write_text(text)
@@ -51,8 +61,21 @@ def test_every_shipped_config_loads():
         # Every game has its ppo and dqn configs; variants are named <algo>_<variant>.yaml.
         assert {p.stem for p in CONFIGS if p.parent.name == game} >= {"ppo", "dqn"}, game
     for path in CONFIGS:
-        config = load_config(path)
+        # A fine-tuning config names stage 1's model, which a clean checkout does not have.
+        config = load_config(path, NO_STAGE_ONE if fine_tunes(path) else [])
         assert config.game == path.parent.name and config.algo == path.stem.partition("_")[0]
+
+
+def test_a_fine_tuning_config_names_its_first_stage():
+    tuning = [p for p in CONFIGS if fine_tunes(p)]
+    assert [p.relative_to(ROOT).as_posix() for p in tuning] == ["configs/gangsi_v0/ppo_finetune.yaml"]
+    data = yaml.safe_load(tuning[0].read_text())
+    assert data["init_model"] == "runs/gangsi_v0_bc/final_model.zip"
+    assert set(data["imitation"]["seat_teachers"].values()) == {f"ppo:{data['init_model']}"}
+    # Stage 1 is the game's imitation config, named in the comments with the run name init_model reads.
+    assert "--config configs/gangsi_v0/ppo_bc.yaml --name gangsi_v0_bc" in tuning[0].read_text()
+    with pytest.raises(OptionError, match="init_model: no file runs/gangsi_v0_bc/final_model.zip"):
+        load_config(tuning[0])
 
 
 def test_unknown_key_names_the_key_and_the_file(tmp_path):
@@ -173,12 +196,33 @@ def run_train(*args, cwd, timeout=300):
     )
 
 
+def stand_in_stage_one(config: Path, tmp_path: Path) -> list[str]:
+    """``--set``s that point a fine-tuning config's ``init_model`` (stage 1 of its recipe, absent from a
+    clean checkout), and the seat teachers that play that model, at a stand-in: the same config trained
+    for a few steps from scratch."""
+    data = yaml.safe_load(config.read_text())
+    algo = config.stem.partition("_")[0]
+    proc = run_train(
+        "--config", str(config), *TINY, *TINY_ALGO[algo], *(f for s in NO_STAGE_ONE for f in ("--set", s)),
+        "--runs", str(tmp_path), "--name", "stage1", "--no-progress", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    model = tmp_path / "stage1" / "final_model.zip"
+    stage_one = f"ppo:{data['init_model']}"
+    teachers = data.get("imitation", {}).get("seat_teachers", {})
+    mapped = ", ".join(
+        f"{seat}: {f'ppo:{model}' if spec == stage_one else spec}" for seat, spec in teachers.items()
+    )
+    return ["--set", f"init_model={model}", "--set", f"imitation.seat_teachers={{{mapped}}}"]
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_train_script_smoke(config, tmp_path):
     algo = config.stem.partition("_")[0]
+    stage_one = stand_in_stage_one(config, tmp_path) if fine_tunes(config) else []
     proc = run_train(
-        "--config", str(config), *TINY, *TINY_ALGO[algo], "--runs", str(tmp_path), "--name", "run",
-        "--no-progress", cwd=tmp_path,
+        "--config", str(config), *TINY, *TINY_ALGO[algo], *stage_one, "--runs", str(tmp_path),
+        "--name", "run", "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     run = tmp_path / "run"
