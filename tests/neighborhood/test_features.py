@@ -54,8 +54,6 @@ VILLAGE_DECK, FOREST_DECK = 2, 4
 GAME = make_game("neighborhood_v0", action_features=True, **FIRST_BOARD)
 ROW = {a: i for i, a in enumerate(MOVE_ACTIONS)}
 MINE, ENCOUNTER, MAX_HP, MIN_HP, WILD0, QUIET, TRAP, ENDS, TRIGGERS = 0, 1, 2, 3, 4, 8, 9, 10, 11
-
-
 MOVE_SIZE = len(MOVE_ACTIONS) * MOVE_FEATURES
 
 
@@ -69,6 +67,11 @@ def features(state: NeighborhoodState, player: int) -> np.ndarray:
 def choices(state: NeighborhoodState, player: int) -> np.ndarray:
     """The afterstate features of ``player``'s observation, one row per action from 225 on."""
     return GAME.observe(state, player)[OBS_SIZE + MOVE_SIZE :].reshape(len(CHOICE_ACTIONS), CHOICE_FEATURES)
+
+
+def killer(s: NeighborhoodState, name: str, k: int, v: int) -> NeighborhoodState:
+    """Make Killer ``k`` draw Killer card ``name`` against Victim ``v``."""
+    return draw_card(s, KILLER_DECK, name, me=k, k=k, v=v)
 
 
 def test_option_lengthens_the_observation_and_is_an_encoding_option():
@@ -194,11 +197,6 @@ def test_choice_features_stop_at_chance():
     f = choices(s, 0)
     assert not f.any()
     assert not features(s, 0).any()  # and no move features
-
-
-def killer(s: NeighborhoodState, name: str, k: int, v: int) -> NeighborhoodState:
-    """Make Killer ``k`` draw Killer card ``name`` against Victim ``v``."""
-    return draw_card(s, KILLER_DECK, name, me=k, k=k, v=v)
 
 
 def completions(state: NeighborhoodState, mover: int, visited: tuple[int, ...]) -> set[int]:
