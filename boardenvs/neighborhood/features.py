@@ -46,7 +46,7 @@ def move_action_features(state: NeighborhoodState) -> np.ndarray:
     me = state.current_player()
     if me < 0:
         return out
-    traps = list(zip(state.trap_cell, state.trap_owner, strict=True))
+    seen: dict[int, tuple[dict[int, list[int]], set[int]]] = {}  # by mover: the others' squares, traps
     for action in state.legal_actions():
         row = _ROW.get(action)
         if row is None:
@@ -54,11 +54,14 @@ def move_action_features(state: NeighborhoodState) -> np.ndarray:
         mover, ends, triggers = state.move_ends(action)
         if mover < 0:
             continue
-        occupants: dict[int, list[int]] = {}
-        for q in range(state.n):
-            if q != mover and state.alive[q]:
-                occupants.setdefault(state.pos[q], []).append(state.hp[q])
-        trapped = {c for c, owner in traps if c >= 0 and owner != mover}
+        if mover not in seen:
+            occupants: dict[int, list[int]] = {}
+            for q in range(state.n):
+                if q != mover and state.alive[q]:
+                    occupants.setdefault(state.pos[q], []).append(state.hp[q])
+            traps = zip(state.trap_cell, state.trap_owner, strict=True)
+            seen[mover] = occupants, {c for c, owner in traps if c >= 0 and owner != mover}
+        occupants, trapped = seen[mover]
         feats = out[row]
         feats[0] = float(mover == me)
         feats[10] = min(len(ends), 10) / 10.0

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 
 from boardenvs import make_game
-from boardenvs.core.state import CHANCE
 from boardenvs.neighborhood import board
 from boardenvs.neighborhood.board import MOUNTAINS
 from boardenvs.neighborhood.cards import KILLER_DECK
@@ -57,9 +57,9 @@ MINE, ENCOUNTER, MAX_HP, MIN_HP, WILD0, QUIET, TRAP, ENDS, TRIGGERS = 0, 1, 2, 3
 MOVE_SIZE = len(MOVE_ACTIONS) * MOVE_FEATURES
 
 
-def features(state: NeighborhoodState, player: int) -> np.ndarray:
+def features(state: NeighborhoodState, player: int, game=GAME) -> np.ndarray:
     """The move features of ``player``'s observation, one row per move action."""
-    return GAME.observe(state, player)[OBS_SIZE : OBS_SIZE + MOVE_SIZE].reshape(
+    return game.observe(state, player)[OBS_SIZE : OBS_SIZE + MOVE_SIZE].reshape(
         len(MOVE_ACTIONS), MOVE_FEATURES
     )
 
@@ -232,13 +232,8 @@ def test_move_ends_are_every_square_the_rules_let_the_move_end_on(num_players):
     rng = np.random.default_rng(num_players)
     checked = 0
     for _ in range(6):
-        s = game.new_initial_state()
-        while not s.over:
-            p = s.current_player()
-            if p == CHANCE:
-                s.apply_action(s.sample_chance(rng))
-                continue
-            f = game.observe(s, p)[OBS_SIZE : OBS_SIZE + MOVE_SIZE].reshape(len(MOVE_ACTIONS), MOVE_FEATURES)
+        for s, _ in decisions(game.new_initial_state(), rng):
+            f = features(s, s.current_player(), game)
             status = s.curve_status()
             for a in s.legal_actions():
                 mover, ends, _ = s.move_ends(a)
@@ -251,8 +246,6 @@ def test_move_ends_are_every_square_the_rules_let_the_move_end_on(num_players):
                 got = completions(child, mover, status[2] if status else ())
                 assert -1 in got or got == set(ends), (a, sorted(got), sorted(ends))
                 checked += 1
-            legal = s.legal_actions()
-            s.apply_action(legal[int(rng.integers(len(legal)))])
     assert checked > 300
 
 
