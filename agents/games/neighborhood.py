@@ -6,8 +6,10 @@ Rule ids (L1-L40) refer to ``shared/rules/neighborhood.md`` and :mod:`boardenvs.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from boardenvs.core.state import CHANCE, State
-from boardenvs.neighborhood.board import geometry, path_ends
+from boardenvs.neighborhood.board import SPINNER_POINTS, geometry, path_ends
 from boardenvs.neighborhood.rules import CH_MOVE, CH_SEAT, D_PATH, DIR, MAX_HP, STOP, NeighborhoodState
 from boardenvs_agents.base import Policy
 
@@ -37,6 +39,11 @@ class NeighborhoodHeuristic(Policy):
                 - low_weight * max(0, low_hp - HP(me))           # heal when low
                 - 1 per Hire-a-Thug HP due, - skip_penalty if my next turn is skipped
                 + pending_bonus if I hold a pending Wild card (L12)
+                - exposure * sum_q P(q's next roll and spin ends on my square)   # (off: 0)
+
+    where, with ``lead_weight`` below 1, my HP above the best opponent's count only ``lead_weight``
+    each (off: 1). ``exposure`` and ``lead_weight`` are off by default: they were measured in a sweep
+    of variants against the default heuristic (``docs/learning.md``, "how far above the heuristic").
 
     (out opponents count 0 HP; being out scores -100, winning +100, a draw 0). So card choices hurt
     the leading opponent (a victim with most HP, Hostage, Alley Fight and Curfew on the leader) and
@@ -57,6 +64,9 @@ class NeighborhoodHeuristic(Policy):
         low_weight: extra weight of HP below ``low_hp``.
         skip_penalty: cost of my next turn being skipped (Curfew).
         pending_bonus: value of holding a pending Wild card.
+        exposure: cost of each expected landing of an opponent on my square by its next roll
+            (:func:`landing_odds`; such a landing makes me a Victim, L14).
+        lead_weight: weight of each HP of mine above the best opponent's.
     """
 
     name = "heuristic"
@@ -72,6 +82,8 @@ class NeighborhoodHeuristic(Policy):
         low_weight: float = 1.0,
         skip_penalty: float = 0.5,
         pending_bonus: float = 0.2,
+        exposure: float = 0.0,
+        lead_weight: float = 1.0,
     ) -> None:
         super().__init__(seed)
         self.depth = int(depth)
@@ -81,6 +93,8 @@ class NeighborhoodHeuristic(Policy):
         self.low_weight = float(low_weight)
         self.skip_penalty = float(skip_penalty)
         self.pending_bonus = float(pending_bonus)
+        self.exposure = float(exposure)
+        self.lead_weight = float(lead_weight)
         self._plan: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     def reset(self, seed: int | None = None) -> None:
@@ -202,18 +216,46 @@ class NeighborhoodHeuristic(Policy):
         if not state.alive[me]:
             return -100.0
         opp = [hp[q] for q in range(state.n) if q != me]
-        score = hp[me] - self.opp_weight * sum(opp) / len(opp) - self.leader_weight * max(opp)
+        mine = float(hp[me])
+        if self.lead_weight != 1.0 and mine > max(opp):
+            mine = max(opp) + self.lead_weight * (mine - max(opp))
+        score = mine - self.opp_weight * sum(opp) / len(opp) - self.leader_weight * max(opp)
         score -= self.low_weight * max(0, self.low_hp - hp[me])
         score -= state.thug[me] + (self.skip_penalty if state.skip[me] else 0.0)
         if state.pending[me] >= 0:
             score += self.pending_bonus
+        if self.exposure:
+            odds = landing_odds(state.options.board_size, state.options.spinner, state.options.die_faces)
+            cell = state.pos[me]
+            score -= self.exposure * sum(
+                odds[state.pos[q]].get(cell, 0.0) for q in range(state.n) if q != me and state.alive[q]
+            )
         return score
 
     def __repr__(self) -> str:
         return (
             f"NeighborhoodHeuristic(depth={self.depth}, opp_weight={self.opp_weight}, "
-            f"leader_weight={self.leader_weight}, low_hp={self.low_hp}, low_weight={self.low_weight})"
+            f"leader_weight={self.leader_weight}, low_hp={self.low_hp}, low_weight={self.low_weight}, "
+            f"exposure={self.exposure}, lead_weight={self.lead_weight})"
         )
+
+
+@lru_cache(maxsize=8)
+def landing_odds(size: int, points: int, faces: int) -> tuple[dict[int, float], ...]:
+    """``odds[a][b]``: the chance that a character on square ``a`` ends its next roll-and-spin move
+    (L6-L8: a die, a spin among the directions with room, truncated at the edge) on square ``b``."""
+    ray = geometry(size).ray
+    table: list[dict[int, float]] = []
+    for rays in ray:
+        dirs = [d for d in SPINNER_POINTS[points] if rays[d]]
+        odds: dict[int, float] = {}
+        for d in dirs:
+            line = rays[d]
+            for roll in range(1, faces + 1):
+                end = line[min(roll, len(line)) - 1]
+                odds[end] = odds.get(end, 0.0) + 1.0 / (len(dirs) * faces)
+        table.append(odds)
+    return tuple(table)
 
 
 # -- leaf value for search ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import agent_helpers
+import numpy as np
 import pytest
 
 from boardenvs import make_game
@@ -14,6 +15,7 @@ from boardenvs.core.state import CHANCE
 from boardenvs.neighborhood.cards import KILLER_DECK
 from boardenvs.neighborhood.rules import (
     CH_DECK,
+    CH_MOVE,
     D_BRANCH,
     D_PATH,
     D_PLAYER,
@@ -24,7 +26,7 @@ from boardenvs.neighborhood.rules import (
 )
 from boardenvs_agents.arena.report import agent_stats
 from boardenvs_agents.arena.runner import Arena, Matchup, seatings
-from boardenvs_agents.games.neighborhood import NeighborhoodHeuristic
+from boardenvs_agents.games.neighborhood import NeighborhoodHeuristic, landing_odds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neighborhood"))
 from neighborhood_helpers import cell, draw_card, move, position  # noqa: E402
@@ -143,6 +145,69 @@ def test_eagles_eye_picks_a_reachable_opponent_and_lands_on_it():
     while s.current_player() == 0:
         s.apply_action(policy.act(s))
     assert s.pos[0] == cell(7, 5) and s.stack[-1][2] == KILLER_DECK  # two squares east onto Purple
+
+
+# -- the options that the sweep of docs/learning.md measured (off by default) ----------------------------
+def test_landing_odds_are_the_rules_move_chances():
+    # L6-L8: a die, a spin among the directions with room, the move truncated at the edge. Every roll-and-
+    # spin node of random games: the rules' outcomes, applied to clones, end where landing_odds says.
+    rng = np.random.default_rng(0)
+    checked = 0
+    for num_players, size in ((4, 9), (3, 11)):
+        game = make_game(GAME, num_players=num_players, board_size=size)
+        odds = landing_odds(size, 8, 6)
+        for _ in range(3):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.current_player() == CHANCE and s.chance_kind() == CH_MOVE:
+                    mover, ends = s.to_move, {}
+                    for outcome, prob in s.chance_outcomes():
+                        child = s.clone()
+                        child.apply_action(outcome)
+                        if child.alive[mover]:  # a trap can put the mover out (L21): no square then
+                            ends[child.pos[mover]] = ends.get(child.pos[mover], 0.0) + prob
+                    if abs(sum(ends.values()) - 1.0) < 1e-9:
+                        assert ends.keys() == odds[s.pos[mover]].keys()
+                        assert all(abs(p - odds[s.pos[mover]][c]) < 1e-9 for c, p in ends.items())
+                        checked += 1
+                s.apply_action(
+                    s.sample_chance(rng)
+                    if s.current_player() == CHANCE
+                    else int(rng.choice(s.legal_actions()))
+                )
+    assert checked > 500
+
+
+def test_exposure_costs_the_chance_that_opponents_land_on_me():
+    s = position(pos={0: (4, 4), 1: (0, 4), 2: (4, 8), 3: (8, 0)}, board_size=9, wild_spaces=None)
+    odds = landing_odds(9, 8, 6)
+    reach = sum(odds[s.pos[q]].get(s.pos[0], 0.0) for q in (1, 2, 3))
+    assert reach > 0
+    plain = NeighborhoodHeuristic(seed=0).evaluate(s, 0)
+    assert NeighborhoodHeuristic(seed=0, exposure=2).evaluate(s, 0) == pytest.approx(plain - 2 * reach)
+
+
+def test_exposure_walks_a_shortcut_out_of_the_opponents_reach():
+    # The star of the 9x9 board, an opponent on each of three sides: the plain heuristic runs onto
+    # Dark Blue to be the Killer (L19); with exposure it ends where no opponent's next roll can land.
+    odds = landing_odds(9, 8, 6)
+    ends = []
+    for exposure in (0.0, 1.0):
+        s = position(pos={0: (4, 4), 1: (0, 4), 2: (4, 8), 3: (8, 4)}, board_size=9, wild_spaces=None)
+        draw_card(s, 2, "Shortcut", me=0)
+        end = walk_path(s, NeighborhoodHeuristic(seed=0, exposure=exposure), 0)[-1]
+        ends.append((end, sum(odds[s.pos[q]].get(end, 0.0) for q in (1, 2, 3))))
+    assert ends[0][0] == cell(4, 8) and ends[1][1] == 0.0
+
+
+def test_lead_weight_discounts_my_hp_above_the_best_opponent():
+    s = position(hp={0: 10, 1: 6, 2: 4, 3: 4})
+    plain = NeighborhoodHeuristic(seed=0).evaluate(s, 0)
+    assert NeighborhoodHeuristic(seed=0, lead_weight=0.5).evaluate(s, 0) == pytest.approx(plain - 0.5 * 4)
+    behind = position(hp={0: 5, 1: 6})
+    assert NeighborhoodHeuristic(seed=0, lead_weight=0.5).evaluate(behind, 0) == NeighborhoodHeuristic(
+        seed=0
+    ).evaluate(behind, 0)
 
 
 # -- strength ---------------------------------------------------------------------------------------
