@@ -79,12 +79,24 @@ class ImitationConfig:
     learning_rate: float = 1e-3
     #: Weight of the value head's loss (fitted to the discounted returns) beside the policy's.
     value_coef: float = 0.5
+    #: DAgger rounds after the cloning (0: none). In each, ``dagger_games`` games in which the policy
+    #: itself plays the seats it imitates (its most likely legal action) while the teacher labels
+    #: every decision it meets; then the policy is fitted again, ``epochs`` passes, on every decision
+    #: gathered so far (the teacher's games and each round's).
+    dagger_rounds: int = 0
+    #: Games per DAgger round.
+    dagger_games: int = 1000
 
     def __post_init__(self) -> None:
         if self.games < 2 or self.epochs < 1 or self.batch_size < 1:
             raise ValueError(
                 f"imitation.games must be >= 2, epochs and batch_size >= 1, got {self.games}, "
                 f"{self.epochs}, {self.batch_size}"
+            )
+        if self.dagger_rounds < 0 or self.dagger_games < 2:
+            raise ValueError(
+                f"imitation.dagger_rounds must be >= 0 and dagger_games >= 2, got {self.dagger_rounds}, "
+                f"{self.dagger_games}"
             )
         if not (self.learning_rate > 0 and self.value_coef >= 0):
             raise ValueError("imitation.learning_rate must be positive and imitation.value_coef >= 0")

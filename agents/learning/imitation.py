@@ -14,7 +14,12 @@ starting point to about the heuristic's own level, and PPO then trains from ther
    legal actions) and its value head to those returns (mean squared error, weighted ``value_coef``),
    ``epochs`` passes in minibatches, with an Adam optimiser of its own (PPO's is left as it was). A
    tenth of the games is held out: the report gives its accuracy (how often the policy's most likely
-   action is the teacher's, over the decisions with more than one legal action) and losses per epoch.
+   action is the teacher's, over the decisions with more than one legal action) and losses per epoch;
+3. optionally DAgger (Ross et al. 2011): :func:`collect_demonstrations` with an ``actor`` (the policy
+   itself, :func:`greedy_actor`) plays the recorded seats while the teacher only labels the decisions
+   met there, so the policy learns the teacher's answer in the positions its own play leads to, not
+   only in the teacher's; :func:`merge_demonstrations` adds them to the data and the policy is fitted
+   again.
 
 The training config's ``imitation`` section (:class:`~boardenvs_agents.learning.config.ImitationConfig`)
 switches it on; :mod:`boardenvs_agents.learning.run` runs it once, before the first step, and writes
@@ -64,12 +69,13 @@ def collect_demonstrations(
     view: LearnerView,
     teacher: str,
     games: int,
-    seed: int,
+    seed: int | Sequence[int],
     gamma: float = 1.0,
     progress: Callable[[int], None] | None = None,
     opponents: str | None = None,
     record: Sequence[int] | None = None,
     seat_teachers: Mapping[int, str] | None = None,
+    actor: Callable[[np.ndarray, np.ndarray], int] | None = None,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat (each seat its own seeded copy) and record
     the decisions of the learner's seats (every seat, or ``view``'s fixed one).
@@ -79,6 +85,9 @@ def collect_demonstrations(
     decisions are recorded. That imitates a teacher as it plays against the agents it should beat.
     With ``record`` only those seats' decisions are kept (e.g. one role of an asymmetric game), and
     ``seat_teachers`` gives some seats a teacher of their own (an agent spec by seat).
+    With ``actor`` (DAgger) the recorded seats play ``actor(observation, mask)``'s action instead of
+    the teacher's; the teacher's choice in each of those positions is what is recorded.
+    ``seed`` is anything :class:`numpy.random.SeedSequence` takes (an int, or a list of them).
 
     ``progress(games_done)`` is called after each game.
 
@@ -130,13 +139,16 @@ def collect_demonstrations(
                 continue
             action = players[player].act(state)
             if player in rows:
+                observation, mask = view.observe(state, player), view.mask(state, player)
                 rows[player].append(len(actions))
-                observations.append(view.observe(state, player))
-                masks.append(view.mask(state, player))
+                observations.append(observation)
+                masks.append(mask)
                 actions.append(int(action))
                 returns.append(0.0)
                 game_ids.append(g)
                 deciders.append(player)
+                if actor is not None:
+                    action = actor(observation, mask)
             state.apply_action(action)
         final = state.returns()
         for player, indices in rows.items():
@@ -152,6 +164,34 @@ def collect_demonstrations(
         np.asarray(game_ids, dtype=np.int64),
         np.asarray(deciders, dtype=np.int64),
     )
+
+
+def merge_demonstrations(parts: Sequence[Demonstrations]) -> Demonstrations:
+    """The decisions of ``parts`` in one set, each part's games numbered after the previous part's
+    (a held-out game stays whole)."""
+    offset, games = 0, []
+    for part in parts:
+        games.append(part.games + offset)
+        offset += int(part.games.max()) + 1 if len(part) else 0
+    return Demonstrations(
+        np.concatenate([p.observations for p in parts]),
+        np.concatenate([p.masks for p in parts]),
+        np.concatenate([p.actions for p in parts]),
+        np.concatenate([p.returns for p in parts]),
+        np.concatenate(games),
+        np.concatenate([p.seats for p in parts]),
+    )
+
+
+def greedy_actor(model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
+    """``model``'s most likely legal action for an observation and its mask (an ``actor`` for
+    :func:`collect_demonstrations`)."""
+
+    def act(observation: np.ndarray, mask: np.ndarray) -> int:
+        action, _ = model.predict(observation, action_masks=mask, deterministic=True)
+        return int(action)
+
+    return act
 
 
 def clone_policy(

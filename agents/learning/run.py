@@ -34,6 +34,7 @@ which may be moved or copied.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import random
 import sys
@@ -203,14 +204,27 @@ def _load_checkpoint(run_dir: Path, config: TrainConfig) -> _Checkpoint | None:
     return None
 
 
+#: The config's sections (dataclasses of their own: ``imitation``, ``eval``, ...), as opposed to free-form
+#: mappings such as ``opponents`` or ``hyperparameters``, where a missing key means something.
+_SECTIONS = tuple(
+    f.name
+    for f in dataclasses.fields(TrainConfig)
+    if dataclasses.is_dataclass(getattr(TrainConfig(), f.name))
+)
+
+
 def _check_same_run(saved: Any, config: TrainConfig, run_dir: Path) -> None:
     """Refuse a config.yaml changed by hand since the checkpoint (but for the resumable keys)."""
     now = json.loads(json.dumps(config.to_dict()))  # as the checkpoint stored it (lists, not tuples)
     if not isinstance(saved, dict):
         raise RunError(f"{run_dir}: the checkpoint does not record its config")
-    # Sections added since the checkpoint was written count as their defaults (e.g. ``imitation``).
+    # Sections and section keys added since the checkpoint was written count as their defaults (e.g.
+    # ``imitation``, ``imitation.dagger_rounds``).
     defaults = json.loads(json.dumps(TrainConfig().to_dict()))
     saved = {**{k: v for k, v in defaults.items() if k not in saved}, **saved}
+    for key in _SECTIONS:
+        if isinstance(saved.get(key), dict):
+            saved[key] = {**defaults[key], **saved[key]}
     changed = sorted(
         k for k in set(saved) | set(now) if k not in RESUMABLE_KEYS and saved.get(k) != now.get(k)
     )
@@ -374,35 +388,57 @@ class _Session:
         say(f"init_model: weights of {path}")
 
     def _imitate(self, model: Any) -> None:
-        """The warm start (:mod:`boardenvs_agents.learning.imitation`), its report in ``imitation.json``."""
-        from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
+        """The warm start (:mod:`boardenvs_agents.learning.imitation`), its report in ``imitation.json``:
+        the teacher's games, the cloning, then each DAgger round and the cloning again."""
+        from boardenvs_agents.learning.imitation import (
+            clone_policy,
+            collect_demonstrations,
+            greedy_actor,
+            merge_demonstrations,
+        )
         from boardenvs_agents.learning.training import learner_view
 
         config, imitation = self.config, self.config.imitation
         assert imitation.teacher is not None
         game, view = learner_view(config)
         start = time.perf_counter()
-        label = f"imitation: {imitation.teacher} games"
-        bar = progress_bar(imitation.games, label) if self.progress else None
-        try:
-            demos = collect_demonstrations(
-                game, view, imitation.teacher, imitation.games, config.seed, float(model.gamma),
-                progress=None if bar is None else lambda done: bar.update(done - bar.n),
-                opponents=imitation.opponents, record=imitation.seats,
-                seat_teachers=imitation.seat_teachers,
+
+        def collect(games: int, seed: Any, label: str, actor: Any = None) -> Any:
+            bar = progress_bar(games, label) if self.progress else None
+            try:
+                return collect_demonstrations(
+                    game, view, imitation.teacher, games, seed, float(model.gamma),
+                    progress=None if bar is None else lambda done: bar.update(done - bar.n),
+                    opponents=imitation.opponents, record=imitation.seats,
+                    seat_teachers=imitation.seat_teachers, actor=actor,
+                )  # fmt: skip
+            finally:
+                if bar is not None:
+                    bar.close()
+
+        def fit(demos: Any, stage: str) -> list[dict[str, float]]:
+            return clone_policy(
+                model, demos, imitation.epochs, imitation.batch_size, imitation.learning_rate,
+                imitation.value_coef, config.seed,
+                progress=lambda r: say(
+                    f"imitation{stage} epoch {r['epoch']}/{imitation.epochs}: held-out accuracy "
+                    f"{r['heldout_accuracy']:.3f}, value mse {r['heldout_value_mse']:.3f}"
+                ),
             )  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.close()
+
+        demos = collect(imitation.games, config.seed, f"imitation: {imitation.teacher} games")
         say(f"imitation: {len(demos):,} decisions of {imitation.games:,} {imitation.teacher} games")
-        reports = clone_policy(
-            model, demos, imitation.epochs, imitation.batch_size, imitation.learning_rate,
-            imitation.value_coef, config.seed,
-            progress=lambda r: say(
-                f"imitation epoch {r['epoch']}/{imitation.epochs}: held-out accuracy "
-                f"{r['heldout_accuracy']:.3f}, value mse {r['heldout_value_mse']:.3f}"
-            ),
-        )  # fmt: skip
+        reports = fit(demos, "")
+        rounds = []
+        for r in range(1, imitation.dagger_rounds + 1):
+            # DAgger: the policy plays, the teacher labels; the round's games have seeds of their own.
+            new = collect(
+                imitation.dagger_games, [config.seed, r], f"DAgger round {r}: games", greedy_actor(model)
+            )
+            demos = merge_demonstrations([demos, new])
+            say(f"DAgger round {r}: {len(new):,} decisions labelled, {len(demos):,} in all")
+            rounds.append({"round": r, "games": imitation.dagger_games, "decisions": len(new),
+                           "epochs": fit(demos, f" (DAgger round {r})")})  # fmt: skip
         report = {
             "teacher": imitation.teacher,
             "opponents": imitation.opponents,
@@ -411,6 +447,7 @@ class _Session:
             "games": imitation.games,
             "decisions": len(demos),
             "epochs": reports,
+            "dagger": rounds,
             "seconds": time.perf_counter() - start,
         }
         text = json.dumps(report, indent=2)

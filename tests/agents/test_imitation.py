@@ -10,7 +10,7 @@ from boardenvs import make_game
 from boardenvs.core.options import OptionError
 from boardenvs.wrappers.single_agent import LearnerView, SingleAgentEnv
 from boardenvs_agents.learning.config import load_config
-from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations
+from boardenvs_agents.learning.imitation import clone_policy, collect_demonstrations, merge_demonstrations
 from boardenvs_agents.learning.models import algorithm_class, resolve_model_path
 
 
@@ -269,3 +269,77 @@ def test_seat_teachers_give_a_seat_a_teacher_of_its_own():
         load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.seat_teachers={1: wizard}"])
     with pytest.raises(OptionError, match="imitation.seat_teachers"):
         load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.seat_teachers={5: random}"])
+
+
+# -- DAgger -----------------------------------------------------------------------------------------
+def test_dagger_actor_plays_the_recorded_seats_and_the_teacher_labels_them():
+    """With an ``actor`` the games are the actor's: replaying them with the actor's actions alone (the
+    same chance draws) meets exactly the recorded positions, while the recorded actions are the
+    teacher's choices there (legal, and often not the actor's)."""
+    from boardenvs.core.state import CHANCE
+
+    game = make_game("sorry_v0", num_players=2)
+    view = LearnerView(game, None, False)
+    seen = []
+
+    def lowest(observation, mask):
+        seen.append(observation)
+        return int(np.flatnonzero(mask)[0])
+
+    demos = collect_demonstrations(game, view, "heuristic", 3, seed=8, actor=lowest)
+    assert len(seen) == len(demos) and np.array_equal(np.asarray(seen), demos.observations)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    played = np.asarray([np.flatnonzero(m)[0] for m in demos.masks])
+    assert (demos.actions != played).mean() > 0.1  # the heuristic often prefers another move
+
+    chance_rng = np.random.default_rng(np.random.SeedSequence(8).spawn(1)[0])
+    replayed = []
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_action(state.sample_chance(chance_rng))
+                continue
+            player = state.current_player()
+            replayed.append(view.observe(state, player))
+            state.apply_action(int(np.flatnonzero(view.mask(state, player))[0]))
+    assert np.array_equal(np.asarray(replayed), demos.observations)
+
+
+def test_merged_demonstrations_keep_games_whole_and_apart():
+    game = make_game("sorry_v0", num_players=2)
+    view = LearnerView(game, None, False)
+    a = collect_demonstrations(game, view, "heuristic", 3, seed=1)
+    b = collect_demonstrations(game, view, "heuristic", 2, seed=2)
+    merged = merge_demonstrations([a, b])
+    assert len(merged) == len(a) + len(b)
+    assert sorted(set(merged.games.tolist())) == list(range(5))
+    assert np.array_equal(merged.observations[len(a) :], b.observations)
+    assert np.array_equal(merged.games[len(a) :], b.games + 3)
+
+
+def test_a_run_with_dagger_rounds_labels_the_policys_own_games(tmp_path):
+    from boardenvs_agents.learning.run import _check_same_run, start_run
+
+    settings = [
+        "game_options.num_players=2", "total_timesteps=64", "n_envs=1", "hyperparameters.n_steps=64",
+        "hyperparameters.batch_size=64", "eval.every=64", "eval.games=2", "policy_kwargs.net_arch=[32]",
+        "opponents={random: 1.0}", "imitation.teacher=heuristic", "imitation.games=6", "imitation.epochs=2",
+        "imitation.dagger_rounds=2", "imitation.dagger_games=3",
+    ]  # fmt: skip
+    run = start_run(load_config("sorry_v0/ppo", settings), tmp_path, "dagger", progress=False)
+    report = json.loads((run.run_dir / "imitation.json").read_text())
+    assert [r["round"] for r in report["dagger"]] == [1, 2]
+    assert all(r["games"] == 3 and r["decisions"] > 0 and len(r["epochs"]) == 2 for r in report["dagger"])
+    first = collect_demonstrations(
+        make_game("sorry_v0", num_players=2), LearnerView(make_game("sorry_v0", num_players=2), None, False),
+        "heuristic", 6, seed=0,
+    )  # fmt: skip
+    assert report["decisions"] == len(first) + sum(r["decisions"] for r in report["dagger"])
+    with pytest.raises(OptionError, match="dagger"):
+        load_config("sorry_v0/ppo", ["imitation.teacher=heuristic", "imitation.dagger_rounds=-1"])
+    # A checkpoint written before the DAgger keys existed counts them as off.
+    config = load_config("sorry_v0/ppo")
+    saved = json.loads(json.dumps(config.to_dict()))
+    del saved["imitation"]["dagger_rounds"], saved["imitation"]["dagger_games"]
+    _check_same_run(saved, config, tmp_path)
