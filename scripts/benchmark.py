@@ -109,6 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print(search_table(measure_search(args.envs, args.seconds, args.seed)))
     if args.train_steps:
+
         def progress(label: str) -> None:
             print(f"training: {label}", file=sys.stderr, flush=True)
 

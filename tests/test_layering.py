@@ -86,4 +86,3 @@ def test_importing_boardenvs_and_making_every_env_loads_no_agent_and_no_learning
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
-

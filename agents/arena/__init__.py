@@ -7,6 +7,12 @@ from boardenvs_agents.arena.match import GameResult, play_game, wilson_interval
 from boardenvs_agents.arena.runner import Arena, ArenaConfig, Matchup, load_config, seatings
 
 __all__ = [
-    "Arena", "ArenaConfig", "GameResult", "Matchup",
-    "load_config", "play_game", "seatings", "wilson_interval",
+    "Arena",
+    "ArenaConfig",
+    "GameResult",
+    "Matchup",
+    "load_config",
+    "play_game",
+    "seatings",
+    "wilson_interval",
 ]

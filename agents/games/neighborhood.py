@@ -182,7 +182,14 @@ class NeighborhoodHeuristic(Policy):
         scored: list[tuple[float, int]] = []
         plans: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         for end, dirs in path_ends(step, visited, left, up_to).items():
-            actions = tuple(DIR + d for d in dirs) + ((STOP,) if len(dirs) < left else ())
+            cells = list(visited)
+            for d in dirs:
+                cells.append(step[cells[-1]][d])
+            # A path that ends early needs STOP, unless it has nowhere left to go: the rules end it
+            # there themselves (L24; a path the policy itself would not walk, met when it labels others'
+            # positions for DAgger).
+            stuck = all(c < 0 or c in cells for c in step[end])
+            actions = tuple(DIR + d for d in dirs) + ((STOP,) if len(dirs) < left and not stuck else ())
             location = state.wild_location(end)
             if not top or (end not in occupied and location < 0 and end not in traps):
                 scratch.pos[mover] = end  # a quiet square: its value is standing there
@@ -197,9 +204,6 @@ class NeighborhoodHeuristic(Policy):
                 if end not in occupied and end not in traps:
                     by_location[location] = value
             if choose:
-                cells = list(visited)
-                for d in dirs:
-                    cells.append(step[cells[-1]][d])
                 plans.append((tuple(cells), (0,) * (k - 1) + actions))
             scored.append((value, len(scored)))
         if not choose:

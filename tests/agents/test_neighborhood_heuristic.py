@@ -17,9 +17,11 @@ from boardenvs.neighborhood.rules import (
     CH_DECK,
     CH_MOVE,
     D_BRANCH,
+    D_KILLER_OR_WILD,
     D_PATH,
     D_PLAYER,
     D_VICTIM,
+    DIR,
     OPTION_A,
     OPTION_B,
     PLAYER,
@@ -136,6 +138,22 @@ def test_path_plan_is_walked_to_its_end_and_is_reproducible():
             s = draw_card(position(pos={0: (7, 1), 3: (10, 4)}, hp={1: 5, 2: 5}), 2, "Shortcut", me=0)
             runs.append(walk_path(s, NeighborhoodHeuristic(seed=seed), 0))
         assert runs[0] == runs[1] and runs[0][-1] == cell(10, 4)  # 3 king-steps away (diagonal)
+
+
+def test_a_path_into_a_dead_end_is_planned_without_a_stop():
+    # L24: a path with nowhere left to go ends there, so no STOP follows its last step. From (1, 0),
+    # with (1, 1) and (0, 1) already walked, the corner (0, 0) is such a dead end: the heuristic plans
+    # the step onto Light Blue there (it would once have tried a STOP after it; DAgger labelling met it).
+    s = position(pos={0: (1, 1), 1: (0, 0), 2: (8, 0), 3: (0, 8)}, board_size=9, wild_spaces=None)
+    draw_card(s, 2, "Shortcut", me=0)
+    s.apply_action(DIR + 0)  # N to (0, 1)
+    s.apply_action(DIR + 5)  # SW to (1, 0)
+    assert s.curve_status() == (2, True, (cell(1, 1), cell(0, 1), cell(1, 0)))
+    squares = walk_path(s, NeighborhoodHeuristic(seed=0), 0)
+    assert squares == [cell(1, 0), cell(0, 0)]
+    assert (
+        s.current_player() == 0 and s.decision_kind() == D_KILLER_OR_WILD
+    )  # a Wild Space with a character (L14)
 
 
 def test_eagles_eye_picks_a_reachable_opponent_and_lands_on_it():
