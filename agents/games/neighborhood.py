@@ -43,7 +43,8 @@ class NeighborhoodHeuristic(Policy):
 
     where, with ``lead_weight`` below 1, my HP above the best opponent's count only ``lead_weight``
     each (off: 1). ``exposure`` and ``lead_weight`` are off by default: they were measured in a sweep
-    of variants against the default heuristic (``docs/learning.md``, "how far above the heuristic").
+    of variants against the default heuristic, and neither beats it (``docs/learning.md``, "Is there
+    room above the Neighborhood heuristic?").
 
     (out opponents count 0 HP; being out scores -100, winning +100, a draw 0). So card choices hurt
     the leading opponent (a victim with most HP, Hostage, Alley Fight and Curfew on the leader) and
@@ -65,7 +66,7 @@ class NeighborhoodHeuristic(Policy):
         skip_penalty: cost of my next turn being skipped (Curfew).
         pending_bonus: value of holding a pending Wild card.
         exposure: cost of each expected landing of an opponent on my square by its next roll
-            (:func:`landing_odds`; such a landing makes me a Victim, L14).
+            (:func:`landing_odds`; the one who arrives is the Killer, I the Victim).
         lead_weight: weight of each HP of mine above the best opponent's.
     """
 
