@@ -221,10 +221,11 @@ class NeighborhoodHeuristic(Policy):
         if not state.alive[me]:
             return -100.0
         opp = [hp[q] for q in range(state.n) if q != me]
+        best = max(opp)
         mine = float(hp[me])
-        if self.lead_weight != 1.0 and mine > max(opp):
-            mine = max(opp) + self.lead_weight * (mine - max(opp))
-        score = mine - self.opp_weight * sum(opp) / len(opp) - self.leader_weight * max(opp)
+        if mine > best and self.lead_weight != 1.0:
+            mine = best + self.lead_weight * (mine - best)
+        score = mine - self.opp_weight * sum(opp) / len(opp) - self.leader_weight * best
         score -= self.low_weight * max(0, self.low_hp - hp[me])
         score -= state.thug[me] + (self.skip_penalty if state.skip[me] else 0.0)
         if state.pending[me] >= 0:

@@ -16,10 +16,10 @@ starting point to about the heuristic's own level, and PPO then trains from ther
    tenth of the games is held out: the report gives its accuracy (how often the policy's most likely
    action is the teacher's, over the decisions with more than one legal action) and losses per epoch;
 3. optionally DAgger (Ross et al. 2011): :func:`collect_demonstrations` with an ``actor`` (the policy
-   itself, :func:`greedy_actor`) plays the recorded seats while the teacher only labels the decisions
-   met there, so the policy learns the teacher's answer in the positions its own play leads to, not
-   only in the teacher's; :func:`merge_demonstrations` adds them to the data and the policy is fitted
-   again.
+   itself, a :class:`~boardenvs_agents.learning.models.LearnedPolicy`) plays the recorded seats while
+   the teacher only labels the decisions met there, so the policy learns the teacher's answer in the
+   positions its own play leads to, not only in the teacher's; :func:`merge_demonstrations` adds them
+   to the data and the policy is fitted again.
 
 The training config's ``imitation`` section (:class:`~boardenvs_agents.learning.config.ImitationConfig`)
 switches it on; :mod:`boardenvs_agents.learning.run` runs it once, before the first step, and writes
@@ -41,6 +41,7 @@ from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE
 from boardenvs.wrappers.single_agent import LearnerView
+from boardenvs_agents.base import Policy
 
 
 @dataclass
@@ -75,7 +76,7 @@ def collect_demonstrations(
     opponents: str | None = None,
     record: Sequence[int] | None = None,
     seat_teachers: Mapping[int, str] | None = None,
-    actor: Callable[[np.ndarray, np.ndarray], int] | None = None,
+    actor: Policy | None = None,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat (each seat its own seeded copy) and record
     the decisions of the learner's seats (every seat, or ``view``'s fixed one).
@@ -85,8 +86,8 @@ def collect_demonstrations(
     decisions are recorded. That imitates a teacher as it plays against the agents it should beat.
     With ``record`` only those seats' decisions are kept (e.g. one role of an asymmetric game), and
     ``seat_teachers`` gives some seats a teacher of their own (an agent spec by seat).
-    With ``actor`` (DAgger) the recorded seats play ``actor(observation, mask)``'s action instead of
-    the teacher's; the teacher's choice in each of those positions is what is recorded.
+    With ``actor`` (DAgger) the recorded seats play the actor's moves instead of the teacher's; the
+    teacher's choice in each of those positions is what is recorded.
     ``seed`` is anything :class:`numpy.random.SeedSequence` takes (an int, or a list of them).
 
     ``progress(games_done)`` is called after each game.
@@ -139,16 +140,15 @@ def collect_demonstrations(
                 continue
             action = players[player].act(state)
             if player in rows:
-                observation, mask = view.observe(state, player), view.mask(state, player)
                 rows[player].append(len(actions))
-                observations.append(observation)
-                masks.append(mask)
+                observations.append(view.observe(state, player))
+                masks.append(view.mask(state, player))
                 actions.append(int(action))
                 returns.append(0.0)
                 game_ids.append(g)
                 deciders.append(player)
                 if actor is not None:
-                    action = actor(observation, mask)
+                    action = actor.act(state)
             state.apply_action(action)
         final = state.returns()
         for player, indices in rows.items():
@@ -181,17 +181,6 @@ def merge_demonstrations(parts: Sequence[Demonstrations]) -> Demonstrations:
         np.concatenate(games),
         np.concatenate([p.seats for p in parts]),
     )
-
-
-def greedy_actor(model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
-    """``model``'s most likely legal action for an observation and its mask (an ``actor`` for
-    :func:`collect_demonstrations`)."""
-
-    def act(observation: np.ndarray, mask: np.ndarray) -> int:
-        action, _ = model.predict(observation, action_masks=mask, deterministic=True)
-        return int(action)
-
-    return act
 
 
 def clone_policy(

@@ -393,9 +393,9 @@ class _Session:
         from boardenvs_agents.learning.imitation import (
             clone_policy,
             collect_demonstrations,
-            greedy_actor,
             merge_demonstrations,
         )
+        from boardenvs_agents.learning.models import LearnedPolicy
         from boardenvs_agents.learning.training import learner_view
 
         config, imitation = self.config, self.config.imitation
@@ -403,7 +403,7 @@ class _Session:
         game, view = learner_view(config)
         start = time.perf_counter()
 
-        def collect(games: int, seed: Any, label: str, actor: Any = None) -> Any:
+        def collect(games: int, seed: Any, label: str, actor: LearnedPolicy | None = None) -> Any:
             bar = progress_bar(games, label) if self.progress else None
             try:
                 return collect_demonstrations(
@@ -431,10 +431,10 @@ class _Session:
         reports = fit(demos, "")
         rounds = []
         for r in range(1, imitation.dagger_rounds + 1):
-            # DAgger: the policy plays, the teacher labels; the round's games have seeds of their own.
-            new = collect(
-                imitation.dagger_games, [config.seed, r], f"DAgger round {r}: games", greedy_actor(model)
-            )
+            # DAgger: the policy plays (greedy, as evaluated), the teacher labels; the round's games
+            # have seeds of their own.
+            actor = LearnedPolicy(model, game, view.learner_seat, view.mask_in_observation, name="learner")
+            new = collect(imitation.dagger_games, [config.seed, r], f"DAgger round {r}: games", actor)
             demos = merge_demonstrations([demos, new])
             say(f"DAgger round {r}: {len(new):,} decisions labelled, {len(demos):,} in all")
             rounds.append({"round": r, "games": imitation.dagger_games, "decisions": len(new),

@@ -277,16 +277,20 @@ def test_dagger_actor_plays_the_recorded_seats_and_the_teacher_labels_them():
     same chance draws) meets exactly the recorded positions, while the recorded actions are the
     teacher's choices there (legal, and often not the actor's)."""
     from boardenvs.core.state import CHANCE
+    from boardenvs_agents.base import Policy
 
     game = make_game("sorry_v0", num_players=2)
     view = LearnerView(game, None, False)
     seen = []
 
-    def lowest(observation, mask):
-        seen.append(observation)
-        return int(np.flatnonzero(mask)[0])
+    class Lowest(Policy):
+        name = "lowest"
 
-    demos = collect_demonstrations(game, view, "heuristic", 3, seed=8, actor=lowest)
+        def act(self, state):
+            seen.append(view.observe(state, state.current_player()))
+            return min(state.legal_actions())
+
+    demos = collect_demonstrations(game, view, "heuristic", 3, seed=8, actor=Lowest(0))
     assert len(seen) == len(demos) and np.array_equal(np.asarray(seen), demos.observations)
     assert demos.masks[np.arange(len(demos)), demos.actions].all()
     played = np.asarray([np.flatnonzero(m)[0] for m in demos.masks])

@@ -31,7 +31,7 @@ from boardenvs_agents.arena.runner import Arena, Matchup, seatings
 from boardenvs_agents.games.neighborhood import NeighborhoodHeuristic, landing_odds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neighborhood"))
-from neighborhood_helpers import cell, draw_card, move, position  # noqa: E402
+from neighborhood_helpers import SW, VILLAGE_DECK, N, cell, draw_card, move, position  # noqa: E402
 
 GAME = "neighborhood_v0"
 
@@ -145,9 +145,9 @@ def test_a_path_into_a_dead_end_is_planned_without_a_stop():
     # with (1, 1) and (0, 1) already walked, the corner (0, 0) is such a dead end: the heuristic plans
     # the step onto Light Blue there (it would once have tried a STOP after it; DAgger labelling met it).
     s = position(pos={0: (1, 1), 1: (0, 0), 2: (8, 0), 3: (0, 8)}, board_size=9, wild_spaces=None)
-    draw_card(s, 2, "Shortcut", me=0)
-    s.apply_action(DIR + 0)  # N to (0, 1)
-    s.apply_action(DIR + 5)  # SW to (1, 0)
+    draw_card(s, VILLAGE_DECK, "Shortcut", me=0)
+    s.apply_action(DIR + N)  # to (0, 1)
+    s.apply_action(DIR + SW)  # to (1, 0)
     assert s.curve_status() == (2, True, (cell(1, 1), cell(0, 1), cell(1, 0)))
     squares = walk_path(s, NeighborhoodHeuristic(seed=0), 0)
     assert squares == [cell(1, 0), cell(0, 0)]

@@ -23,6 +23,10 @@ from boardenvs.neighborhood.rules import (
 FAR = {0: (0, 0), 1: (0, 14), 2: (14, 14), 3: (14, 0), 4: (7, 0)}
 #: The board of the scripted positions (see the module docstring).
 FIRST_BOARD = {"board_size": 15, "wild_spaces": FIRST_WILD_SPACES}
+#: L7: the compass directions, as the spinner and the direction actions number them (``DIR + N``...).
+N, NE, E, SE, S, SW, W, NW = range(8)
+#: The Wild deck of each location (deck 0 is the Killer deck), as ``draw_card`` takes them.
+MOUNTAINS_DECK, VILLAGE_DECK, CITY_DECK, FOREST_DECK = 1, 2, 3, 4
 
 
 def kind_of(deck: int, name: str) -> int:

@@ -47,10 +47,19 @@ from boardenvs.neighborhood.rules import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from neighborhood_helpers import FIRST_BOARD, cell, draw_card, position  # noqa: E402
+from neighborhood_helpers import (  # noqa: E402
+    FIRST_BOARD,
+    FOREST_DECK,
+    NE,
+    VILLAGE_DECK,
+    E,
+    N,
+    W,
+    cell,
+    draw_card,
+    position,
+)
 
-N, NE, E, SE, S, SW, W, NW = range(8)
-VILLAGE_DECK, FOREST_DECK = 2, 4
 GAME = make_game("neighborhood_v0", action_features=True, **FIRST_BOARD)
 ROW = {a: i for i, a in enumerate(MOVE_ACTIONS)}
 MINE, ENCOUNTER, MAX_HP, MIN_HP, WILD0, QUIET, TRAP, ENDS, TRIGGERS = 0, 1, 2, 3, 4, 8, 9, 10, 11

@@ -57,10 +57,25 @@ from boardenvs.neighborhood.rules import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from neighborhood_helpers import cell, draw_card, kind_of, move, position  # noqa: E402
-
-N, NE, E, SE, S, SW, W, NW = range(8)
-MOUNTAINS_DECK, VILLAGE_DECK, CITY_DECK, FOREST_DECK = 1, 2, 3, 4
+from neighborhood_helpers import (  # noqa: E402
+    CITY_DECK,
+    FOREST_DECK,
+    MOUNTAINS_DECK,
+    NE,
+    NW,
+    SE,
+    SW,
+    VILLAGE_DECK,
+    E,
+    N,
+    S,
+    W,
+    cell,
+    draw_card,
+    kind_of,
+    move,
+    position,
+)
 
 
 def killer(s: NeighborhoodState, name: str, k: int, v: int, **kw) -> NeighborhoodState:
