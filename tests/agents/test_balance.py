@@ -153,6 +153,31 @@ def test_role_win_rates_count_a_side_once_per_game():
     ]
 
 
+def test_seat_fairness_bounds_every_seat_by_its_even_share():
+    """README "Balance targets", seat fairness: in a symmetric game every seat's win rate lies within
+    0.7x-1.4x of its even share, one seat's share of the games with a winner (draws excluded)."""
+    # 3 seats, 20 games: 2 drawn, 18 won -> even share 0.3, band 0.21-0.42
+    winners = [0] * 8 + [1] * 6 + [2] * 4 + [None] * 2
+    run = summarize([result(i, w, n=3) for i, w in enumerate(winners)], "h in every seat", ["x"])
+    setting = Setting("sorry_v0", 3, {}, "3 players", run)
+    seat_targets = [t for t in shared_targets(setting, asymmetric=False) if t.text.startswith("seat")]
+    assert [t.ok for t in seat_targets] == [True, True, False]  # 0.40 in, 0.30 in, 0.20 < 0.21
+    assert seat_targets[2].text == (
+        "seat 2 win rate, h in every seat, in 0.7x-1.4x its even share 0.300 (0.210-0.420)"
+    )
+    measured = seat_targets[2].measured
+    assert measured.startswith("0.200 [") and measured.endswith("(4/20), 0.67x")
+    # one more game for seat 0 pushes it above 1.4x: 9 of 21, even share 0.302 -> 0.429 > 0.422
+    run = summarize([result(i, w, n=3) for i, w in enumerate([0, *winners])], "h in every seat", ["x"])
+    targets = shared_targets(Setting("sorry_v0", 3, {}, "3 players", run), asymmetric=False)
+    assert [t.ok for t in targets if t.text.startswith("seat 0")] == [False]
+    # games of asymmetric sides are held to their role range instead
+    roles = ["Kyonshi", "hunters", "hunters"]
+    run = summarize([result(i, w, roles=roles, n=3) for i, w in enumerate(winners)], "h", ["x"])
+    gangsi = shared_targets(Setting("gangsi_v0", 3, {}, "2 hunters", run), asymmetric=True)
+    assert not [t for t in gangsi if t.text.startswith("seat")]
+
+
 # -- each game's counters -----------------------------------------------------------------------------
 def test_sorry_counts_bumps_and_slides():
     """S8/S9: Red (seat 0) lands on the triangle at 30 (side 2 shows Red), slides to 33 and sends the

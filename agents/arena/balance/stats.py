@@ -37,6 +37,8 @@ MIN_RULES_ENDS = 0.95
 MAX_CAPPED = 0.05
 MAX_DRAWS = 0.05
 ROLE_RANGE = (0.35, 0.65)
+#: Seat fairness (symmetric games): every seat's win rate within these multiples of its even share.
+SEAT_RANGE = (0.7, 1.4)
 
 
 # -- small figures ----------------------------------------------------------------------------------
@@ -384,7 +386,30 @@ def shared_targets(setting: SettingReport, asymmetric: bool) -> list[Target]:
     if asymmetric:
         for role, rate in same.roles.items():
             out.append(within("README", f"{role} win rate, {same.lineup}", rate, *ROLE_RANGE))
+    else:
+        out += seat_fairness(same)
     return out
+
+
+def seat_fairness(run: RunSummary) -> list[Target]:
+    """The README's seat-fairness target of a symmetric game: every seat's win rate in run ``run``
+    within :data:`SEAT_RANGE` times its even share (one seat's share of the games with a winner)."""
+    n = len(run.seats)
+    if not n or not run.games:
+        return []
+    won = sum(r.wins for r in run.seats) / run.games
+    even = won / n
+    low, high = (k * even for k in SEAT_RANGE)
+    return [
+        Target(
+            "README",
+            f"seat {p} win rate, {run.lineup}, in {SEAT_RANGE[0]:.1f}x-{SEAT_RANGE[1]:.1f}x "
+            f"its even share {even:.3f} ({low:.3f}-{high:.3f})",
+            f"{rate.text()}, {rate.rate / even:.2f}x" if even else rate.text(),
+            low <= rate.rate <= high,
+        )
+        for p, rate in enumerate(run.seats)
+    ]
 
 
 # -- text -------------------------------------------------------------------------------------------
