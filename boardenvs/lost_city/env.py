@@ -18,7 +18,7 @@
 A free-for-all grid battle: each player picks one of seven characters (Rob, Aaron, Safina, Jack, Jamie,
 Josh, Chris) and fights on a 12x12 board with ruins, moving, attacking with d6 rolls, drawing battle
 cards on a black face of the colour die, and spending Special Ability cards on the characters'
-abilities. The last character standing wins. The rules are `../shared/rules/lost_city.md`; rule ids
+abilities. The last character standing wins. The rules are `docs/rules/lost_city.md`; rule ids
 (T1-T29, and T30-T41 below) are cited in `boardenvs/lost_city/rules.py` and in `tests/lost_city/`.
 
 ### The draft (T2)

@@ -1,4 +1,4 @@
-"""Star of the Lost City: the pure rules of ``lost_city_v0`` (``../shared/rules/lost_city.md``).
+"""Star of the Lost City: the pure rules of ``lost_city_v0`` (``docs/rules/lost_city.md``).
 
 Rule ids T1-T29 are the spec's; T30-T41 are readings added here where the spec is silent (listed in
 :mod:`boardenvs.lost_city.env`). Only the standard library and the core helpers: a state is a handful

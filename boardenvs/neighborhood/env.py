@@ -17,7 +17,7 @@
 
 Characters roam a 9x9 neighbourhood of four locations (`board_size`, 9 to 15), moved by a die and a
 compass spinner; landing on another character draws a Killer card, landing on a Wild Space a Wild card
-of that location. The last character with HP wins. The rules are `../shared/rules/neighborhood.md`; rule ids (L1-L26 there,
+of that location. The last character with HP wins. The rules are `docs/rules/neighborhood.md`; rule ids (L1-L26 there,
 L27-L40 below) are cited in `boardenvs/neighborhood/rules.py`, the tables in `board.py` and `cards.py`,
 and the tests in `tests/neighborhood/`.
 

@@ -1,7 +1,7 @@
 """The Lost City heuristic: legal, reproducible, free of global RNGs, sensible (the draft included), a
 player that closes in rather than waits (T28), and better than random.
 
-Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
 
 from __future__ import annotations

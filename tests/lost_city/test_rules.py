@@ -1,6 +1,6 @@
-"""Rules-lawyer tests for the Star of the Lost City rules core (``/work/shared/rules/lost_city.md``).
+"""Rules-lawyer tests for the Star of the Lost City rules core (``docs/rules/lost_city.md``).
 
-Every test cites the rule id (T1-T29 of the spec, T30-T40 added in ``boardenvs/lost_city/env.py``) it
+Every test cites the rule id (T1-T29 of the spec, T30-T41 added in ``boardenvs/lost_city/env.py``) it
 checks. Positions are scripted: a fresh :class:`LostCityState` with given characters, characters put on
 chosen squares, HP, cards and statuses set by hand; chance outcomes (dice faces 1-6, colour die face
 0-5 with faces below ``black_faces`` black, card kinds) are applied explicitly.
