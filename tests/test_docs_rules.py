@@ -3,7 +3,8 @@
 No tracked file outside ``docs/rules/`` may cite the old rules folder or the rulebooks' files outside
 the project (a rulebook is cited by its title), and every rule id a test of ``tests/<game>/test_rules.py``
 is named after is defined: a row of the game's tables in ``docs/rules/<game>.md`` or a reading added in
-the env module's docstring (``* **T41** ...``).
+the env module's docstring (``* **T41** ...``). The specification's drawings and tables of the retuned
+defaults (the Gangsi maps, the Neighborhood Wild Spaces and decks) are those the code ships.
 """
 
 from __future__ import annotations
@@ -93,3 +94,44 @@ def test_every_rule_id_in_a_test_name_is_defined_in_the_spec_or_the_env_docstrin
     cited = cited_ids(game)
     assert len(cited) >= 10  # the test names do cite ids
     assert sorted(cited - defined_ids(game), key=lambda i: int(i[1:])) == []
+
+
+# -- the specification describes the defaults as shipped ---------------------------------------------
+def code_block_after(text: str, heading: str) -> list[str]:
+    """The lines of the first fenced block after ``heading``, without the column-number header line."""
+    rest = text[text.index(heading) :]
+    block = rest.split("```\n", 2)[1]
+    return [line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("0   1")]
+
+
+def test_gangsi_k7_the_maps_drawn_in_the_spec_are_the_shipped_maps():
+    from boardenvs.gangsi.board import CLASSIC_MAP, CRYPT_MAP, DEFAULT_MAZE
+
+    spec = (RULES / "gangsi.md").read_text()
+    assert DEFAULT_MAZE == "crypt"
+    assert code_block_after(spec, "**The default map: the crypt") == [line.rstrip() for line in CRYPT_MAP]
+    assert code_block_after(spec, "**The first map") == [line.rstrip() for line in CLASSIC_MAP]
+
+
+def test_neighborhood_1_3_1_4_the_spec_gives_the_shipped_board_and_decks():
+    from boardenvs.neighborhood import board, cards
+
+    spec = (RULES / "neighborhood.md").read_text()
+    # 1.3: the default 9x9 Wild Spaces, location by location.
+    listed = dict(
+        re.findall(r"^  - (Mountains|Village|City|Forest): ((?:\(\d+,\d+\) ?)+)$", spec, re.MULTILINE)
+    )
+    for name, spaces in zip(board.LOCATION_NAMES, board.default_wild_spaces(9), strict=True):
+        assert [tuple(map(int, sq)) for sq in re.findall(r"\((\d+),(\d+)\)", listed[name])] == list(spaces)
+    # 1.4: the Killer deck's counts, now and (in brackets) in the first design.
+    rows = re.findall(r"^\| (\d+) \((\d+)\) \| ([^|]+?) \|", spec, re.MULTILINE)
+    assert [(name, int(now), int(was)) for now, was, name in rows] == [
+        (card.name, card.count, first)
+        for card, first in zip(cards.KILLER_CARDS, cards.FIRST_KILLER_COUNTS, strict=True)
+    ]
+    # 1.4: the Wild decks' counts ("8 (2) x *Shortcut*": now, and the first design's where it changed).
+    wild = {name: (int(now), int(was or now)) for now, was, name in re.findall(
+        r"^- (\d+)(?: \((\d+)\))? × \*([^*]+)\*", spec, re.MULTILINE)}  # fmt: skip
+    for deck, first in zip(cards.WILD_CARDS, cards.FIRST_WILD_COUNTS, strict=True):
+        for card, was in zip(deck, first, strict=True):
+            assert wild[card.name] == (card.count, was), card.name
