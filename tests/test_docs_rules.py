@@ -41,7 +41,8 @@ def tracked_files() -> list[Path]:
     return [
         p
         for p in ROOT.rglob("*")
-        if p.is_file() and not UNTRACKED & set(p.relative_to(ROOT).parts) and not p.name.endswith(".egg-info")
+        if p.is_file()
+        and not any(part in UNTRACKED or part.endswith(".egg-info") for part in p.relative_to(ROOT).parts)
     ]
 
 
