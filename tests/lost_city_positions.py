@@ -1,6 +1,6 @@
 """Scripted Lost City positions for the rules, feature and heuristic tests.
 
-Rule ids (T1-T41) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
 
 from __future__ import annotations

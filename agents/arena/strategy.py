@@ -4,7 +4,7 @@ A :class:`StrategyObserver` watches a game (:class:`~boardenvs_agents.arena.matc
 counts, for every seat, its decisions with a choice (more than one legal action) by kind, and the
 events its moves cause; the league (:mod:`boardenvs_agents.arena.league`) stores the counts with
 each game and tabulates them per agent (:func:`strategy_table`), so a user can see what a learned
-strategy does differently from the heuristic. The kinds, by game (rule ids of ``shared/rules/``):
+strategy does differently from the heuristic. The kinds, by game (rule ids of ``docs/rules/``):
 
 * ``sorry_v0``: forward moves (out of Start apart, S5), backward moves (S6, S17), 7 splits (S14), 11
   switches (S12), Sorry! cards (S15), passes (S13, S16); events: bumps made

@@ -1,6 +1,6 @@
 """A hand-written player for both roles of ``gangsi_v0``.
 
-Rule ids (K1-K34) refer to ``shared/rules/gangsi.md`` and :mod:`boardenvs.gangsi.env`.
+Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and :mod:`boardenvs.gangsi.env`.
 
 * **Hunters** head for their nearest needed treasure, measured in hunter moves (a move is a straight
   line of 1-4 squares or an arrow slide, K10-K12), keep out of the Kyonshi's reach (its largest die

@@ -1,7 +1,7 @@
 """A hand-written Star of the Lost City player for ``lost_city_v0``: a draft pick, then rules of thumb per
 step of a turn.
 
-Rule ids (T1-T40) refer to ``shared/rules/lost_city.md`` and :mod:`boardenvs.lost_city.env`.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and :mod:`boardenvs.lost_city.env`.
 """
 
 from __future__ import annotations

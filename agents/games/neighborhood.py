@@ -1,7 +1,7 @@
 """A hand-written player for ``neighborhood_v0``: an expectimax through the card being resolved, with a
 path planner for curved moves, over a readable evaluation.
 
-Rule ids (L1-L40) refer to ``shared/rules/neighborhood.md`` and :mod:`boardenvs.neighborhood.env`.
+Rule ids (L1-L40) refer to ``docs/rules/neighborhood.md`` and :mod:`boardenvs.neighborhood.env`.
 """
 
 from __future__ import annotations

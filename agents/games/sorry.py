@@ -1,6 +1,6 @@
 """A hand-written Sorry! player for ``sorry_v0``: one-ply lookahead over a readable evaluation.
 
-Rule ids (S1-S24) refer to ``shared/rules/sorry.md`` and :mod:`boardenvs.sorry.rules`.
+Rule ids (S1-S24) refer to ``docs/rules/sorry.md`` and :mod:`boardenvs.sorry.rules`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ to collect the five treasures on their mission cards, moving with five shared di
 them without seeing them, hearing only what the table tells it. The default map (`maze="crypt"`, K7)
 puts the entrance and the coffin side by side in a central hall (see Version History for the drawing
 and the figures that chose it). The rules are
-`../shared/rules/gangsi.md`; rule ids (K1-K26, and K27-K34 added here) are cited in
+`docs/rules/gangsi.md`; rule ids (K1-K26, and K27-K34 added here) are cited in
 `boardenvs/gangsi/rules.py` and in `tests/gangsi/`.
 
 ### Agents and roles

@@ -1,4 +1,4 @@
-"""キョンシー (Gangsi): the pure rules of ``gangsi_v0`` (``../shared/rules/gangsi.md``).
+"""キョンシー (Gangsi): the pure rules of ``gangsi_v0`` (``docs/rules/gangsi.md``).
 
 Rule ids (K1-K26 of the specification, K27-K34 added here where it reads two ways) are cited where
 they are implemented. Only the standard library and numpy; a state is a handful of ints and short

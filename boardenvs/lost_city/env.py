@@ -18,7 +18,7 @@
 A free-for-all grid battle: each player picks one of seven characters (Rob, Aaron, Safina, Jack, Jamie,
 Josh, Chris) and fights on a 12x12 board with ruins, moving, attacking with d6 rolls, drawing battle
 cards on a black face of the colour die, and spending Special Ability cards on the characters'
-abilities. The last character standing wins. The rules are `../shared/rules/lost_city.md`; rule ids
+abilities. The last character standing wins. The rules are `docs/rules/lost_city.md`; rule ids
 (T1-T29, and T30-T41 below) are cited in `boardenvs/lost_city/rules.py` and in `tests/lost_city/`.
 
 ### The draft (T2)
@@ -28,7 +28,10 @@ initiative roll-off comes first (T30), then, in turn order from the first player
 the characters not yet taken, with action `63 + k` (`k`: 0 Rob .. 6 Chris). The picks are decisions,
 made in the open: every observation shows which seat has which character (seat features 2-8), which
 characters are still free (`8 S + 255 .. 261`), that the draft is on (`8 S + 262`) and whose pick it is
-(seat feature 27). Round 1 then starts with the first player, each seat on its spawn (T3, T31).
+(seat feature 27). A pick with a single character left is no decision: with 7 players the seventh
+seat is not asked, the rules give it the last character (T2), so the draft asks six picks (with 2-6
+players every pick has at least two characters free). Round 1 then starts with the first player, each
+seat on its spawn (T3, T31).
 `characters="random"` draws the characters by chance instead (seat by seat, before the roll-off), and a
 list of names fixes them by seat. The heuristic (`boardenvs_agents.games.lost_city`) picks the strongest
 character still free by its measured win rate for the player count (table below).
@@ -249,6 +252,8 @@ characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py 
   `(8 * size^2 + 263,)` = 1415
 * v0, revised before any release (issue 18): option `action_features` (off by default): the deciding
   player's observation ends with move features (75 numbers), what each move leads to
+* v0, revised before any release (issue 27): in a 7-player draft the seventh seat is given the last
+  character instead of being asked to pick it (T2: a step with one choice is not a decision)
 """
 
 from __future__ import annotations

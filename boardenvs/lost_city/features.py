@@ -5,7 +5,7 @@ tables and measures from here, and ``lost_city_v0`` appends the move features to
 player's observation with the option ``action_features=True``.
 
 Everything in Lost City is public but the deck order (4.3), so the features read nothing a player may
-not know. Rule ids (T1-T41) refer to ``shared/rules/lost_city.md`` and :mod:`boardenvs.lost_city.env`.
+not know. Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and :mod:`boardenvs.lost_city.env`.
 """
 
 from __future__ import annotations

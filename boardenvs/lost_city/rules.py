@@ -1,4 +1,4 @@
-"""Star of the Lost City: the pure rules of ``lost_city_v0`` (``../shared/rules/lost_city.md``).
+"""Star of the Lost City: the pure rules of ``lost_city_v0`` (``docs/rules/lost_city.md``).
 
 Rule ids T1-T29 are the spec's; T30-T41 are readings added here where the spec is silent (listed in
 :mod:`boardenvs.lost_city.env`). Only the standard library and the core helpers: a state is a handful
@@ -254,14 +254,21 @@ class LostCityState(State):
         """Seat ``p`` becomes character ``k`` (T2, T31); then the next pick or draw, T30, or round 1.
 
         Drawn or given characters fill the seats in seat order and the initiative roll (T30) comes
-        after them; in the draft the roll comes first and the seats pick in turn order from it.
+        after them; in the draft the roll comes first and the seats pick in turn order from it. A pick
+        with a single character left (the last seat of a 7-player draft) needs no decision: that
+        character is assigned (T2).
         """
         self.char[p] = k
         self.hp[p] = ch.MAX_HP[k]
         self._legal = None
         if self.options.draft:
             if self.seated() < self.n:
-                self.to_move = (p + 1) % self.n
+                nxt = (p + 1) % self.n
+                left = self.characters_left()
+                if len(left) == 1:  # T2: the last character left is assigned, not picked
+                    self._add_character(nxt, left[0])
+                    return
+                self.to_move = nxt
                 self.phase = P_PICK
             else:
                 self._begin(self.first)

@@ -62,7 +62,7 @@ def _hp(*pairs: tuple[int, int]) -> tuple:
     return ("hp", tuple(pairs))
 
 
-#: L10: the Killer deck, 24 cards.
+#: L10: the Killer deck, 25 cards (retuned, 1.1b; the first design's 24: ``FIRST_KILLER_COUNTS``).
 KILLER_CARDS: tuple[Card, ...] = (
     Card("Ambush", 4, (_hp((V, -2)),)),
     Card("Knife in the Dark", 3, (_hp((V, -2)),), frozenset((PURPLE,)), (_hp((V, -3)),), "me"),
@@ -85,7 +85,7 @@ KILLER_CARDS: tuple[Card, ...] = (
     Card("Frenzy", 3, (_hp((V, -3), (K, -1)),)),
 )
 
-#: L11: the common core of every Wild deck (5 cards).
+#: L11: the common core of every Wild deck (11 cards; 5 in the first design).
 _COMMON: tuple[Card, ...] = (
     Card("Shortcut", 8, (("curve", ME, 4, True),)),
     Card("First Aid", 1, (_hp((ME, 2)),)),
@@ -93,7 +93,7 @@ _COMMON: tuple[Card, ...] = (
     Card("Crossroads", 1, (("branch", ME, (_hp((ME, 1)),), (("line", ME, ME, 3, False, "any", False),)),)),
 )
 
-#: L11: the four Wild decks of 12 cards, by location.
+#: L11: the four Wild decks, by location: 20, 17, 21 and 18 cards (12 each in the first design).
 WILD_CARDS: tuple[tuple[Card, ...], ...] = (
     _COMMON
     + (

@@ -17,7 +17,7 @@
 
 Characters roam a 9x9 neighbourhood of four locations (`board_size`, 9 to 15), moved by a die and a
 compass spinner; landing on another character draws a Killer card, landing on a Wild Space a Wild card
-of that location. The last character with HP wins. The rules are `../shared/rules/neighborhood.md`; rule ids (L1-L26 there,
+of that location. The last character with HP wins. The rules are `docs/rules/neighborhood.md`; rule ids (L1-L26 there,
 L27-L40 below) are cited in `boardenvs/neighborhood/rules.py`, the tables in `board.py` and `cards.py`,
 and the tests in `tests/neighborhood/`.
 
@@ -125,6 +125,9 @@ The board (L1, L2) is `board_size` squares a side: the quadrants are the locatio
 column the roads, the middle square the star; the Start squares (L5) sit beside it on their colour's
 side (on 9x9: Silver (3, 3), Light Blue (3, 5), Dark Blue (4, 5), Purple (5, 5), Yellow (5, 3)).
 `wild_spaces` and `start_squares` left out are derived from the size; given, they must lie on it.
+A Start square may also be a Wild Space (L5): on the default board every one but Dark Blue's is, so
+with four players everyone starts on a Wild Space. Starting there at setup triggers nothing; landing
+there later (a turn move or a card move) triggers the Wild Space as anywhere else.
 
 ### Balance: the retuned values (neighborhood.md 1.1b, issue 15)
 

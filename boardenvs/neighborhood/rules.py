@@ -1,4 +1,4 @@
-"""LEAVE this Neighborhood: the pure rules of ``neighborhood_v0`` (``../shared/rules/neighborhood.md``).
+"""LEAVE this Neighborhood: the pure rules of ``neighborhood_v0`` (``docs/rules/neighborhood.md``).
 
 Rule ids (L1-L26 of the spec, L27-L40 added here where it was silent; see the env docstring) are
 cited where they are implemented. Standard Python only: a state is a few lists of ints (HP, positions,

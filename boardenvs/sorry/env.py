@@ -16,7 +16,7 @@
 | Observation Values   | [0, 1]                                            |
 
 Each player races three pawns from Start, once round the 60-square track, into a five-square safety
-zone and Home, drawing one card a turn from a 45-card deck. The rules are `../shared/rules/sorry.md`;
+zone and Home, drawing one card a turn from a 45-card deck. The rules are `docs/rules/sorry.md`;
 rule ids (S1-S24) are cited in `boardenvs/sorry/rules.py` and in `tests/sorry/`.
 
 ### Observation Space

@@ -1,4 +1,4 @@
-"""Sorry! (three-pawn edition): the pure rules of ``sorry_v0`` (``../shared/rules/sorry.md``).
+"""Sorry! (three-pawn edition): the pure rules of ``sorry_v0`` (``docs/rules/sorry.md``).
 
 Rule ids (S1-S24) are cited where they are implemented. Only numpy-free standard Python here: a
 state is a flat list of pawn positions, a :class:`~boardenvs.core.deck.Deck`, the drawn card and a few

@@ -1,7 +1,7 @@
 """The gangsi_v0 heuristic (both roles): legal, reproducible, no global RNGs, sensible in scripted
 positions, and better than random play in each role on a fixed set of seeded games.
 
-Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
+Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
 """
 
 from __future__ import annotations

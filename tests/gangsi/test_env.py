@@ -1,7 +1,7 @@
 """gangsi_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, hidden information,
 observations, masks, options, illegal actions and rendering.
 
-Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
+Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The action features at the end of both roles' observations (boardenvs/gangsi/features.py): what each
 choice leads to, in scripted positions on the default map, read only from what the observer may know.
 
-Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
+Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The rules state is driven directly: one seeded numpy generator picks both the chance outcomes (cards,
 dice) and the players' choices. Most games run with a short round cap (``max_rounds``, K26) so that
 well over a thousand games fit in a few seconds; a set of games per configuration runs with the
-default cap of 80 rounds. Rule ids (K1-K34) refer to ``/work/shared/rules/gangsi.md``.
+default cap of 80 rounds. Rule ids (K1-K34) refer to ``docs/rules/gangsi.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules-lawyer tests for the Gangsi rules core (``/work/shared/rules/gangsi.md``).
+"""Rules-lawyer tests for the Gangsi rules core (``docs/rules/gangsi.md``).
 
 Every test cites the rule id it checks (K2-K26 of the specification; K27-K34 are settled in
 ``boardenvs/gangsi/env.py``). Positions are scripted on the classic map (the first map of gangsi.md

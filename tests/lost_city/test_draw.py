@@ -1,6 +1,6 @@
 """Pictures of lost_city_v0 positions (issue #9): render modes, size, content, views.
 
-Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
 
 from __future__ import annotations

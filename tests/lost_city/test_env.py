@@ -1,6 +1,6 @@
 """lost_city_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks, rendering.
 
-Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
 
 from __future__ import annotations
@@ -341,6 +341,25 @@ def test_t2_draft_actions_masks_and_observations():
     obs = env.observe("player_0")["observation"]
     assert obs[GLOB + 52] == 0
     assert [obs[GLOB + 45 + c] for c in range(7)] == [float(c not in picks) for c in range(7)]
+
+
+def test_t2_seven_player_draft_asks_six_agents_and_assigns_the_seventh_character():
+    env = lost_city_v0.raw_env(num_players=7)
+    env.reset(seed=3)
+    first = env.game_state.first
+    asked = []
+    while env.game_state.phase == P_PICK:
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        assert mask.sum() >= 2  # never a pick with one character to take (T2)
+        asked.append(agent)
+        env.step(int(np.flatnonzero(mask)[0]))  # the first free character: Rob, then Aaron, ...
+    assert asked == [f"player_{(first + i) % 7}" for i in range(6)]
+    state = env.game_state
+    assert state.char[(first + 6) % 7] == ch.CHRIS  # nobody picked it: assigned by the rules
+    assert state.phase == P_MOVE and env.agent_selection == f"player_{first}"
+    obs = env.observe("player_0")["observation"]
+    assert obs[GLOB + 52] == 0 and not obs[GLOB + 45 : GLOB + 52].any()  # the draft is over, all taken
 
 
 def test_t2_random_and_fixed_characters_still_work_through_the_env():

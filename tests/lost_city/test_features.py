@@ -2,7 +2,7 @@
 option ``action_features``): what each move leads to, in scripted positions and through random games,
 and the heuristic's own moves read from the same measures.
 
-Rule ids (T1-T41) refer to ``/work/shared/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
+Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
 
 from __future__ import annotations

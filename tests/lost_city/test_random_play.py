@@ -1,7 +1,7 @@
 """Seeded random games of lost_city_v0, with the rules' invariants checked after every single action.
 
 The rules state is driven directly: one seeded numpy generator picks both the chance outcomes and the
-players' choices. Rule ids (T1-T40) refer to ``/work/shared/rules/lost_city.md`` and the env docstring.
+players' choices. Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and the env docstring.
 """
 
 from __future__ import annotations

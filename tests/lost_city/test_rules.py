@@ -1,6 +1,6 @@
-"""Rules-lawyer tests for the Star of the Lost City rules core (``/work/shared/rules/lost_city.md``).
+"""Rules-lawyer tests for the Star of the Lost City rules core (``docs/rules/lost_city.md``).
 
-Every test cites the rule id (T1-T29 of the spec, T30-T40 added in ``boardenvs/lost_city/env.py``) it
+Every test cites the rule id (T1-T29 of the spec, T30-T41 added in ``boardenvs/lost_city/env.py``) it
 checks. Positions are scripted: a fresh :class:`LostCityState` with given characters, characters put on
 chosen squares, HP, cards and statuses set by hand; chance outcomes (dice faces 1-6, colour die face
 0-5 with faces below ``black_faces`` black, card kinds) are applied explicitly.
@@ -8,6 +8,7 @@ chosen squares, HP, cards and statuses set by hand; chance outcomes (dice faces 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from lost_city_positions import ALL, cell, mv, position
 
@@ -181,7 +182,7 @@ def test_t2_draft_by_default_in_turn_order_from_the_first_player(n):
     first = n - 1
     s.apply_action(first)
     taken = []
-    for i in range(n):
+    for i in range(min(n, 6)):  # with 7 players the last character is assigned, not picked (T2)
         seat = (first + i) % n
         assert s.phase == P_PICK and s.current_player() == seat and s.chance_outcomes() == []
         assert s.legal_actions() == [PICK + k for k in range(7) if k not in taken]
@@ -191,11 +192,52 @@ def test_t2_draft_by_default_in_turn_order_from_the_first_player(n):
         s.apply_action(PICK + k)
         taken.append(k)
         assert s.char[seat] == k and s.hp[seat] == ch.MAX_HP[k]  # public at once
-        assert s.characters_left() == [c for c in range(7) if c not in taken]
+        left = [c for c in range(7) if c not in taken]
+        assert s.characters_left() == (left if len(left) > 1 else [])  # T2: a last one is assigned
     # Round 1 starts with the first player, every seat on its spawn (T3, T31).
     assert s.phase == P_MOVE and s.round == 1 and s.to_move == first and s.first == first
     assert sorted(s.char) == list(range(7 - n, 7))
     assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[:n])
+    if n == 7:
+        assert s.char[(first + 6) % n] == ch.ROB  # the one character nobody picked
+
+
+@pytest.mark.parametrize("n", range(2, 8))
+@pytest.mark.parametrize("first_player", ["roll", "seat0"])
+def test_t2_every_pick_presented_is_a_choice_the_last_of_seven_is_assigned(n, first_player):
+    # README: a step that needs no decision is never presented as a choice. With 2-6 players every
+    # pick has at least two characters free; with 7 the seventh seat gets the last one by the rules.
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        s = LostCityState(LostCityOptions(num_players=n, first_player=first_player))
+        picks = []
+        while s.phase in (P_FIRST, P_PICK):
+            if s.phase == P_FIRST:
+                s.apply_action(s.sample_chance(rng))
+                continue
+            legal = s.legal_actions()
+            assert len(legal) >= 2 and s.current_player() == s.to_move
+            picks.append(s.to_move)
+            s.apply_action(int(rng.choice(legal)))
+        assert len(picks) == min(n, 6) == len(set(picks))
+        assert picks == [(s.first + i) % n for i in range(len(picks))]  # in turn order (T2)
+        assert s.phase == P_MOVE and s.to_move == s.first and s.seated() == n
+        assert sorted(s.char) == sorted(set(s.char)) and -1 not in s.char
+
+
+def test_t2_seven_player_draft_assigns_the_seventh_character_and_round_trips():
+    s = LostCityState(LostCityOptions(num_players=7))
+    s.apply_action(2)  # seat 2 starts (T30)
+    play(s, *(PICK + k for k in (ch.SAFINA, ch.ROB, ch.JACK, ch.AARON, ch.CHRIS)))
+    assert s.phase == P_PICK and s.current_player() == 0 and s.characters_left() == [ch.JAMIE, ch.JOSH]
+    copy = LostCityState.from_dict(s.to_dict())
+    assert copy == s and copy.legal_actions() == [PICK + ch.JAMIE, PICK + ch.JOSH]
+    for state in (s, copy):
+        state.apply_action(PICK + ch.JOSH)  # the sixth pick; seat 1 is given Jamie, the last one
+        assert state.char == [ch.JOSH, ch.JAMIE, ch.SAFINA, ch.ROB, ch.JACK, ch.AARON, ch.CHRIS]
+        assert state.hp[1] == ch.MAX_HP[ch.JAMIE] and state.characters_left() == []
+        assert state.phase == P_MOVE and state.round == 1 and state.to_move == 2
+    assert LostCityState.from_dict(s.to_dict()) == s == copy
 
 
 def test_t2_draft_with_seat0_starts_at_once_and_a_taken_character_is_illegal():

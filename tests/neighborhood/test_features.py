@@ -4,7 +4,7 @@ straight card move (L8, L31) can land, in scripted positions, and checked agains
 let a move end over random games; and what each choice does to the HP before the next chance event.
 
 Scripted positions are on the first design's 15x15 board (neighborhood_helpers). Directions: N 0, NE 1,
-E 2, SE 3, S 4, SW 5, W 6, NW 7. Rule ids refer to ``/work/shared/rules/neighborhood.md`` and
+E 2, SE 3, S 4, SW 5, W 6, NW 7. Rule ids refer to ``docs/rules/neighborhood.md`` and
 ``boardenvs/neighborhood/env.py``.
 """
 

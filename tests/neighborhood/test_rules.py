@@ -45,6 +45,7 @@ from boardenvs.neighborhood.rules import (
     D_VOTE,
     DIR,
     DIST,
+    F_TURN,
     KILLER,
     OPTION_A,
     OPTION_B,
@@ -178,6 +179,60 @@ def test_l4_l5_l26_l27_colours_by_count_and_start_squares(n, colors, size):
     assert s.hp == [10] * n
     custom = NeighborhoodState(NeighborhoodOptions(num_players=3, colors=(4, 2, 0), board_size=size))
     assert custom.pos == [cell(*starts[4]), cell(*starts[2]), cell(*starts[0])]
+
+
+#: The default board (9x9, the retuned Wild Spaces of 1.1b), where four Start squares are Wild Spaces.
+DEFAULT_BOARD = {"board_size": 9, "wild_spaces": None}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_l5_starting_on_a_wild_space_at_setup_draws_nothing(seed):
+    s = NeighborhoodState(NeighborhoodOptions())  # 4 players: Silver, Light Blue, Purple, Yellow
+    starts = board.default_start_squares(9)
+    wild = {cell(r, c) for spaces in board.default_wild_spaces(9) for r, c in spaces}
+    # Every Start square but Dark Blue's (4, 5) is a Wild Space, so every default seat starts on one.
+    assert [cell(*sq) in wild for sq in starts] == [True, True, False, True, True]
+    assert all(p in wild for p in s.pos)
+    unseen = [deck.draw_pile_size() for deck in s.decks]
+    rng = np.random.default_rng(seed)
+    while not (s.current_player() == CHANCE and s._chance[0] == CH_MOVE):  # setup: seats, roll-offs
+        assert s.current_player() == CHANCE and s._chance[0] in (CH_SEAT, CH_DIE)
+        s.apply_action(s.sample_chance(rng))
+    # The first turn is a plain roll: no Wild card drawn, none pending, every pawn still on its Start.
+    assert s.started and s.to_move == s.first and s.stack == [[F_TURN, -1, 0, 0]]
+    assert s.pending == [-1] * 4 and s.hp == [10] * 4
+    assert [deck.draw_pile_size() for deck in s.decks] == unseen
+    assert s.pos == [cell(*starts[c]) for c in s.colors]
+
+
+def test_l5_landing_on_a_start_square_that_is_a_wild_space_draws_its_wild_card():
+    # Light Blue lands on Silver's Start square (3, 3), a Mountains Wild Space; Silver is elsewhere.
+    s = position(pos={1: (0, 3)}, to_move=1, **DEFAULT_BOARD)
+    move(s, 3, S)
+    assert s.pos[1] == cell(3, 3) and s._chance == (CH_DECK, MOUNTAINS_DECK)
+    s.apply_action(kind_of(MOUNTAINS_DECK, "Bad Luck"))
+    assert s.hp[1] == 9 and at_next_turn(s, 2)
+    # Back on its own Start square later, Silver draws there too.
+    s = position(pos={0: (3, 0)}, **DEFAULT_BOARD)
+    move(s, 3, E)
+    assert s.pos[0] == cell(3, 3) and s._chance == (CH_DECK, MOUNTAINS_DECK)
+
+
+def test_l5_l14_a_character_still_on_its_start_wild_space_is_met_like_on_any_wild_space():
+    # Silver has not moved since setup; Light Blue lands on it: Killer card or Wild card (L14).
+    s = position(pos={0: (3, 3), 1: (0, 3)}, to_move=1, **DEFAULT_BOARD)
+    move(s, 3, S)
+    decide(s, D_KILLER_OR_WILD, 1, [KILLER, WILD], WILD)
+    assert s._chance == (CH_DECK, MOUNTAINS_DECK)
+
+
+def test_l5_l12_moved_onto_a_start_wild_space_outside_your_turn_plays_it_next_turn():
+    s = position(pos={0: (0, 0), 1: (3, 1)}, **DEFAULT_BOARD)
+    draw_card(s, MOUNTAINS_DECK, "Summit Signal", me=0)
+    decide(s, D_PLAYER, 0, [PLAYER + o for o in range(4)], PLAYER + 1)
+    decide(s, D_DIRECTION, 0, [DIR + d for d in range(8)], DIR + E)  # Light Blue 2 east onto (3, 3)
+    assert s.pos[1] == cell(3, 3)
+    assert s.to_move == 1 and s._chance == (CH_DECK, MOUNTAINS_DECK)  # its next turn is that card (L12)
 
 
 def test_l6_l7_die_and_eight_point_spinner_are_one_chance_node():

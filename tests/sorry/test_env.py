@@ -1,6 +1,6 @@
 """sorry_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks, rendering.
 
-Rule ids (S1-S24) refer to ``/work/shared/rules/sorry.md`` and ``boardenvs/sorry/rules.py``.
+Rule ids (S1-S24) refer to ``docs/rules/sorry.md`` and ``boardenvs/sorry/rules.py``.
 """
 
 from __future__ import annotations

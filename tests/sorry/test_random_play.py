@@ -1,7 +1,7 @@
 """Seeded random games of sorry_v0, with the rules' invariants checked after every single action.
 
 The rules state is driven directly (fast): one seeded numpy generator picks both the chance outcomes
-(card draws) and the players' choices. Rule ids (S1-S24) refer to ``/work/shared/rules/sorry.md``.
+(card draws) and the players' choices. Rule ids (S1-S24) refer to ``docs/rules/sorry.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules-lawyer tests for the Sorry! rules core (``/work/shared/rules/sorry.md``).
+"""Rules-lawyer tests for the Sorry! rules core (``docs/rules/sorry.md``).
 
 Every test cites the rule id (S1-S24, or the clean-rules section) it checks. Positions are scripted:
 a fresh :class:`SorryState`, pawns placed by hand, a card taken out of the deck and put in hand.
