@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from boardenvs.replay import check_writable
-from boardenvs_agents.cli import fail, parse_game_options, prog, split_specs
+from boardenvs_agents.cli import command, fail, parse_game_options, prog, split_specs
 from boardenvs_agents.human import HumanQuit
 from boardenvs_agents.play import TerminalGame
 
@@ -69,6 +69,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     """Set up the game from the command line, play it with the person at the keyboard, report."""
     try:
