@@ -19,6 +19,10 @@ Usage::
 
 Each row is measured in ``--repeats`` short rounds, interleaved with the other rows, and the best
 round is reported: on a shared machine noise only ever slows a round down.
+
+It needs the ``test`` extra (``pip install "boardenvs[test]"``): PettingZoo's ``connect_four_v3``
+imports pygame, which that extra installs; and the ``train`` extra for the training table. Without
+one it stops at once with a one-line message naming it (exit code 2).
 """
 
 from __future__ import annotations
