@@ -45,6 +45,14 @@ def prog() -> str:
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "boardenvs"
 
 
+def sibling(script: str) -> str:
+    """How to run another of the commands the way this one was started: ``boardenvs-replay`` from a
+    console command (``boardenvs-play``), else ``python scripts/replay.py`` (``script``: ``replay``)."""
+    if prog().startswith("boardenvs-"):
+        return "boardenvs-" + script.replace("_", "-")
+    return f"python scripts/{script}.py"
+
+
 def fail(message: str) -> NoReturn:
     """Stop with ``<command>: error: <message>`` on standard error and exit code 2 (the command's name
     as :func:`prog` gives it, ``boardenvs-train`` or ``train.py``)."""

@@ -115,13 +115,16 @@ def test_evaluate_exits_0_and_plays_the_games_default_player_count():
     assert "4 games: 4 seatings x 1 paired seeds" in proc.stdout and "| random (x3) | 4 |" in proc.stdout
 
 
-def test_play_exits_0_after_a_whole_game():
+def test_play_exits_0_after_a_whole_game_and_names_the_replay_command(tmp_path):
+    saved = tmp_path / "game.json"
     proc = command(
         "boardenvs-play", "--num-players", "2", "--opponents", "random", "--seed", "4", "--no-board",
-        input="1\n" * 2000,
+        "--save-replay", saved, input="1\n" * 2000,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "Result after " in proc.stdout
+    assert f"see it with: boardenvs-replay {saved}" in proc.stdout  # not scripts/replay.py, absent here
+    assert command("boardenvs-replay", saved).returncode == 0
 
 
 def test_replay_exits_0_on_a_recorded_game(game_file):
