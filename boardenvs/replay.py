@@ -145,8 +145,9 @@ class Replay:
         return state
 
     def verify(self) -> State:
-        """Replay every step and check the recorded end (the final state and the returns), the
-        players list (empty or one label per seat) and that the chance outcomes follow from the seed.
+        """Replay every step and check the recorded end (the final state, and the returns: recorded
+        exactly when the game ends, and equal to the replayed ones), the players list (empty or one
+        label per seat) and that the chance outcomes follow from the seed.
 
         Returns the final state. Raises :class:`ReplayError` if anything differs (an illegal step, a
         changed seed, or rules that changed since the game was recorded).
@@ -170,6 +171,11 @@ class Replay:
             raise ReplayError(
                 f"replay of {self.game} does not reach the recorded final state: the rules or the "
                 "options changed since it was recorded"
+            )
+        if self.returns is None and state.is_terminal():
+            raise ReplayError(
+                f"replay of {self.game}: the game ends after its {len(self.steps)} steps (returns "
+                f"{[float(r) for r in state.returns()]}) but the replay records no returns"
             )
         if self.returns is not None:
             if not state.is_terminal():

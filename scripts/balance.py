@@ -25,7 +25,6 @@ import json
 import shlex
 import sys
 import time
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +37,12 @@ from boardenvs_agents.arena.balance import (
     observer_class,
     run_balance,
 )
+from boardenvs_agents.cli import fail
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line arguments."""
-    parser = argparse.ArgumentParser(prog="balance.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True, help="registered game name, e.g. sorry_v0")
     parser.add_argument(
         "--num-players", type=int, nargs="+", default=None, metavar="N",
@@ -76,16 +76,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
-fail = partial(cli.fail, name="balance.py")
-
-
 def parse_options(items: list[str], path: Path | None = None) -> dict[str, Any]:
     """The options of the YAML file ``path``, then ``["board_size=11", "colors=[0, 2]"]`` (values read
-    as YAML; lists as tuples)."""
+    as YAML, which needs the train extra's pyyaml; lists as tuples)."""
+    options: dict[str, Any] = {}
+    if path is None and not items:
+        return options
     import yaml
 
-    options: dict[str, Any] = {}
     if path is not None:
         try:
             loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -136,7 +134,8 @@ def build_config(args: argparse.Namespace) -> BalanceConfig:
         fail(f"--{str(err).replace('_', '-', 1)}" if str(err).startswith(("games", "workers")) else str(err))
 
 
-def main(argv: list[str] | None = None) -> None:
+@cli.command
+def main(argv: list[str] | None = None) -> int:
     """Play, print the report, write the outputs; exit 1 with ``--check`` if a target is missed."""
     args = parse_args(argv)
     config = build_config(args)
@@ -189,12 +188,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.check:
         misses = missed(settings)
         if misses:
-            print(f"balance.py: {len(misses)} target(s) missed:", file=sys.stderr)
+            print(f"{cli.prog()}: {len(misses)} target(s) missed:", file=sys.stderr)
             for line in misses:
                 print(f"  - {line}", file=sys.stderr)
-            raise SystemExit(1)
-        print("balance.py: every target met", file=sys.stderr)
+            return 1
+        print(f"{cli.prog()}: every target met", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -46,7 +46,15 @@ from boardenvs import make_game
 from boardenvs_agents.arena.evaluation import evaluation_text, lineup_config, write_report
 from boardenvs_agents.arena.report import read_eval_log
 from boardenvs_agents.arena.runner import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, load_config
-from boardenvs_agents.cli import check_extra, command_line, fail, parse_game_options, split_label
+from boardenvs_agents.cli import (
+    check_extra,
+    command,
+    command_line,
+    fail,
+    parse_game_options,
+    prog,
+    split_label,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -70,7 +78,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--num-players", type=int, default=None,
-        help="players in the game (default: a learned agent's, unless --option is given; else 2)",
+        help="players in the game (default: a learned agent's, unless --option is given; else the game's)",
     )  # fmt: skip
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
@@ -123,6 +131,7 @@ def build_config(args: argparse.Namespace) -> tuple[ArenaConfig, str | None]:
     return lineup_config(agents, args.opponent or ["random"], args.game, options, **overrides)
 
 
+@command
 def main(argv: list[str] | None = None) -> None:
     """Play the games, print the tables and write the outputs."""
     args = parse_args(argv)
@@ -166,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.out is not None
             else "nothing was kept (give --out DIR to keep finished games and resume)"
         )
-        print(f"\nevaluate.py: interrupted; {kept}", file=sys.stderr)
+        print(f"\n{prog()}: interrupted; {kept}", file=sys.stderr)
         raise SystemExit(130) from None
     text, ratings = evaluation_text(game, matchups, results, config.seed, time.perf_counter() - start)
     print(text)
@@ -183,4 +192,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

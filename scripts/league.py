@@ -27,7 +27,7 @@ from pathlib import Path
 
 import boardenvs
 from boardenvs_agents.arena.league import league_config, league_games, run_league, update_readme
-from boardenvs_agents.cli import check_extra, command_line, fail
+from boardenvs_agents.cli import check_extra, command, command_line, fail
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -54,6 +54,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+@command
 def main(argv: list[str] | None = None) -> None:
     """Run the league(s) and update the README."""
     args = parse_args(argv)
@@ -93,4 +94,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

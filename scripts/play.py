@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from boardenvs.replay import check_writable
-from boardenvs_agents.cli import fail, parse_game_options, prog, split_specs
+from boardenvs_agents.cli import command, fail, parse_game_options, prog, sibling, split_specs
 from boardenvs_agents.human import HumanQuit
 from boardenvs_agents.play import TerminalGame
 
@@ -69,6 +69,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     """Set up the game from the command line, play it with the person at the keyboard, report."""
     try:
@@ -125,7 +126,7 @@ def run(argv: list[str] | None = None) -> int:
         return 130
     if args.save_replay is not None:
         table.save_replay(args.save_replay)
-        print(f"Replay saved to {args.save_replay}; see it with: python scripts/replay.py {args.save_replay}")
+        print(f"Replay saved to {args.save_replay}; see it with: {sibling('replay')} {args.save_replay}")
     return 0
 
 

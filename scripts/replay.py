@@ -25,7 +25,7 @@ import argparse
 from pathlib import Path
 
 from boardenvs.replay import Replay, ReplayError, check_writable, write_gif, write_pngs
-from boardenvs_agents.cli import fail
+from boardenvs_agents.cli import command, fail
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -60,6 +60,7 @@ def parse_view(view: str, agents: list[str]) -> int | None:
     return seat
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     """Load, check and show or export the replay."""
     args = parse_args(argv)

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
-from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from boardenvs.core.options import OptionError
 from boardenvs_agents import cli
-from boardenvs_agents.learning.config import load_config
-from boardenvs_agents.learning.run import RunError, RunResult, resume_run, start_run
+
+if TYPE_CHECKING:
+    from boardenvs_agents.learning.run import RunResult
 
 
 @dataclass
@@ -65,22 +66,29 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**vars(args))
 
 
-#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
-fail = partial(cli.fail, name="train.py")
-
-
-def main(argv: list[str] | None = None) -> dict:
-    """Run (or resume) a training run; returns its final metrics."""
+def run(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run (or resume) a training run and print its report; returns its final metrics."""
     args = parse_args(argv)
+    # The train extra (pyyaml, torch, Stable-Baselines3), imported once the arguments are read.
+    from boardenvs_agents.learning.config import load_config
+    from boardenvs_agents.learning.run import RunError, resume_run, start_run
+
     try:
         if args.resume:
             result = resume_run(args.resume, args.set, progress=not args.no_progress)
         else:
             result = start_run(load_config(args.config, args.set), args.runs, args.name, not args.no_progress)
     except (OptionError, RunError) as err:
-        fail(str(err))
+        cli.fail(str(err))
     report(result)
     return result.metrics
+
+
+@cli.command
+def main(argv: list[str] | None = None) -> int:
+    """The command (``boardenvs-train``): :func:`run`, exit status 0 once the run is done."""
+    run(argv)
+    return 0
 
 
 def report(result: RunResult) -> None:
@@ -101,4 +109,4 @@ def report(result: RunResult) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -24,13 +24,12 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from boardenvs.core.options import OptionError
 from boardenvs_agents import cli
-from boardenvs_agents.rllib.config import load_rllib_config, save_rllib_config
+from boardenvs_agents.cli import fail
 
 
 @dataclass
@@ -79,8 +78,13 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**vars(parser.parse_args(argv)))
 
 
-#: One-line errors with exit code 2, named after this script (as argparse names usage errors).
-fail = partial(cli.fail, name="train_rllib.py")
+def check_extras() -> None:
+    """Stop with one line (exit code 2) unless the rllib and train extras are installed."""
+    try:
+        cli.check_extra("rllib", "ray")
+        cli.check_extra("train", "yaml", "torch")
+    except ImportError as err:
+        fail(str(err))
 
 
 def start_ray(args: Args, num_cpus: int | None) -> bool:
@@ -128,9 +132,19 @@ def iteration_row(result: dict[str, Any], iteration: int, seconds: float) -> dic
     return row
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """Run (or resume) an RLlib training run; returns its final metrics."""
+@cli.command
+def main(argv: list[str] | None = None) -> int:
+    """The command (``boardenvs-train-rllib``): :func:`run`, exit status 0 once the run is done."""
+    run(argv)
+    return 0
+
+
+def run(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run (or resume) an RLlib training run, or measure sampling; returns the final metrics (the
+    measurement)."""
     args = parse_args(argv)
+    check_extras()
+    from boardenvs_agents.rllib.config import load_rllib_config, save_rllib_config
 
     if args.measure_sampling is not None:
         return measure(args)
@@ -255,6 +269,7 @@ def measure(args: Args) -> dict[str, Any]:
     """``--measure-sampling``: the sampling throughput of the config's env runners, printed as JSON."""
     import ray
 
+    from boardenvs_agents.rllib.config import load_rllib_config
     from boardenvs_agents.rllib.training import build_ppo_config, measure_sampling
 
     if args.measure_sampling < 1:
@@ -302,4 +317,4 @@ def _evaluate(policy: Any, config: Any, evaluate: Any) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

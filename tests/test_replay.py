@@ -170,6 +170,7 @@ def test_the_file_says_its_format_and_version(saved):
         (lambda d: {**d, "chance_rng": "os.urandom"}, "chance_rng must be null or one of"),
         (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         (lambda d: {**d, "returns": [-1.0, 1.0] if d["returns"][0] > 0 else [1.0, -1.0]}, "recorded returns"),
+        (lambda d: {**d, "returns": None}, r"ends after its \d+ steps \(returns .*records no returns"),
         (lambda d: {**d, "steps": d["steps"] + [[0, 0]]}, "the game is already over"),
     ],
 )
@@ -424,6 +425,14 @@ def test_replay_script_refuses_bad_input_with_exit_code_2(tmp_path, saved):
     proc = run_script(path, "--view", "kyonshi")
     assert proc.returncode == 2 and "--view must be 'all', a seat 0-1 or an agent name" in proc.stderr
     assert "Traceback" not in proc.stderr
+    # A finished game whose file records no returns is no unfinished game: one line, exit code 2.
+    _, data = saved
+    proc = run_script(write(tmp_path, {**data, "returns": None}))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"replay.py: error: {tmp_path / 'bad.json'}: replay of sorry_v0: the game ends after its "
+        f"{len(data['steps'])} steps (returns {data['returns']}) but the replay records no returns"
+    ]
 
 
 def test_replay_script_refuses_unwritable_picture_paths_before_drawing(tmp_path, saved):

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from boardenvs import make_game
 from boardenvs.core.game import Game
 from boardenvs.core.options import make_options
 from boardenvs_agents.arena.match import GameResult
@@ -36,8 +37,6 @@ from boardenvs_agents.registry import parse_spec
 
 #: The game of a lineup when neither the command nor a model names one.
 DEFAULT_GAME = "sorry_v0"
-#: Players when neither the command nor a model says how many.
-DEFAULT_PLAYERS = 2
 #: Spec names whose first option is a saved model that carries its game and options.
 MODEL_AGENTS = ("ppo", "dqn")
 
@@ -76,10 +75,11 @@ def lineup_config(
 
     ``game`` defaults to the game of the first learned agent's model (:func:`model_game`), else
     :data:`DEFAULT_GAME`. Without ``game_options``, a model trained for that game supplies its options
-    (player count included); otherwise the options are those given, with :data:`DEFAULT_PLAYERS`
-    players unless they say. A model trained for other options than those given is refused later, when
-    its agent is built, with a message that says which. ``overrides`` are further
-    :class:`~boardenvs_agents.arena.runner.ArenaConfig` keys (``games``, ``seed``, ``max_seatings``).
+    (player count included); otherwise the options are those given, with the game's own player count
+    for them (``sorry_v0.env()``'s four) unless they say. A model trained for other options than those
+    given is refused later, when its agent is built, with a message that says which. ``overrides`` are
+    further :class:`~boardenvs_agents.arena.runner.ArenaConfig` keys (``games``, ``seed``,
+    ``max_seatings``).
 
     Returns:
         The config, and a note saying where the game or its options came from when a model chose them
@@ -103,7 +103,8 @@ def lineup_config(
     if not options and found and found[1] == game:
         options = found[2]
         note = f"{game} is played with the options {found[0]} was trained with: {options}"
-    options.setdefault("num_players", DEFAULT_PLAYERS)
+    if "num_players" not in options:  # the game's own count for these options (Gangsi's num_hunters...)
+        options["num_players"] = make_game(game, **options).num_players
     n = options["num_players"]
     if not isinstance(n, int) or isinstance(n, bool):
         raise ValueError(f"num_players must be an integer, got {n!r}")

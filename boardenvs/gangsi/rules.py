@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from boardenvs.core.fields import Fields, check_playable
-from boardenvs.core.options import OptionError, make_options, options_to_dict
+from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.gangsi import cards
 from boardenvs.gangsi.board import DEFAULT_MAZE, DIRECTION_NAMES, Maze, get_maze
@@ -130,42 +130,42 @@ class GangsiOptions:
         given_players = self.num_players
         if given_players is not None:
             if not 2 <= given_players <= 5:
-                raise OptionError(
+                raise ValueError(
                     f"num_players must be 2-5 (the Kyonshi and 1-4 hunters), got {given_players}"
                 )
             pieces = 2 if given_players == 2 else given_players - 1
             single = given_players == 2
             if self.num_hunters is not None and self.num_hunters != pieces:
-                raise OptionError(
+                raise ValueError(
                     f"num_hunters={self.num_hunters} contradicts num_players={given_players} "
                     f"({pieces} hunter pieces)"
                 )
             if self.one_controller is not None and self.one_controller != single:
-                raise OptionError(
+                raise ValueError(
                     f"one_controller={self.one_controller} contradicts num_players={given_players}"
                 )
         else:
             pieces = 4 if self.num_hunters is None else self.num_hunters
             single = bool(self.one_controller)
             if not 2 <= pieces <= 4:
-                raise OptionError(f"num_hunters must be 2, 3 or 4, got {pieces}")
+                raise ValueError(f"num_hunters must be 2, 3 or 4, got {pieces}")
             if single and pieces != 2:
-                raise OptionError(f"one_controller runs exactly two hunter pieces, not num_hunters={pieces}")
+                raise ValueError(f"one_controller runs exactly two hunter pieces, not num_hunters={pieces}")
         object.__setattr__(self, "num_hunters", pieces)
         object.__setattr__(self, "one_controller", single)
         object.__setattr__(self, "num_players", 2 if single else pieces + 1)
         if not 1 <= len(self.kyonshi_die) <= 12 or not all(0 <= f <= 10 for f in self.kyonshi_die):
-            raise OptionError(f"kyonshi_die needs 1-12 faces of 0-10 steps, got {self.kyonshi_die}")
+            raise ValueError(f"kyonshi_die needs 1-12 faces of 0-10 steps, got {self.kyonshi_die}")
         if self.max_rounds < 1:
-            raise OptionError(f"max_rounds must be at least 1, got {self.max_rounds}")
+            raise ValueError(f"max_rounds must be at least 1, got {self.max_rounds}")
         if self.action_ranks and not self.action_features:
-            raise OptionError("action_ranks ranks the action features: it needs action_features=True")
+            raise ValueError("action_ranks ranks the action features: it needs action_features=True")
         if not isinstance(self.maze, (str, tuple)):
-            raise OptionError(f"maze must be a map name or a drawing (a tuple of lines), got {self.maze!r}")
+            raise ValueError(f"maze must be a map name or a drawing (a tuple of lines), got {self.maze!r}")
         try:
             get_maze(self.maze)
         except ValueError as err:
-            raise OptionError(f"maze: {err}") from err
+            raise ValueError(f"maze: {err}") from err
 
 
 def bits(mask: int) -> list[int]:

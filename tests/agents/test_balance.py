@@ -5,6 +5,7 @@ shared targets on rigged results, and clear errors for bad arguments."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -58,12 +59,11 @@ def test_workers_change_no_figure_of_an_asymmetric_game():
 
 
 def test_check_exits_1_naming_the_missed_target(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        script.main(
-            ["--game", "sorry_v0", "--num-players", "2", "--option", "max_turns=10", "--games", "4",
-             "--check", "--no-progress"]
-        )  # fmt: skip
-    assert exit_info.value.code == 1
+    status = script.main(
+        ["--game", "sorry_v0", "--num-players", "2", "--option", "max_turns=10", "--games", "4",
+         "--check", "--no-progress"]
+    )  # fmt: skip
+    assert status == 1
     out, err = capsys.readouterr()
     assert "MISSED" in out
     assert "README: ended by a cap (round cap or truncation) at most 5.0% (measured 100.0%)" in err
@@ -72,7 +72,8 @@ def test_check_exits_1_naming_the_missed_target(capsys):
 
 
 def test_check_passes_quietly_when_every_target_is_met(capsys):
-    script.main(["--game", "sorry_v0", "--num-players", "2", "--games", "30", "--check", "--no-progress"])
+    argv = ["--game", "sorry_v0", "--num-players", "2", "--games", "30", "--check", "--no-progress"]
+    assert script.main(argv) == 0
     out, err = capsys.readouterr()
     assert "MISSED" not in out and "every target met" in err
 
@@ -93,14 +94,15 @@ def test_check_passes_quietly_when_every_target_is_met(capsys):
         (["--game", "sorry_v0", "--options", "/no/such/options.yaml"], "cannot read it"),
     ],
 )
-def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
+def test_bad_arguments_exit_2_with_a_message(argv, message, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["boardenvs-balance"])  # the command's name names the errors
     with pytest.raises(SystemExit) as exit_info:
         script.main(argv)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("balance.py: error: ")
+    assert err.strip().splitlines()[-1].startswith("boardenvs-balance: error: ")
 
 
 def test_options_file_and_option_flags_make_the_variant(tmp_path):

@@ -268,7 +268,8 @@ def test_evaluate_script_prints_the_table(tmp_path):
         (["--agent", "ppo:no/such/model.zip"], "no model file 'no/such/model.zip'"),
         (["--agent", "ppo:sorry_v0", "--game", "lost_city_v0"], "trained for sorry_v0, not lost_city_v0"),
         (["--agent", "ppo:sorry_v0", "--num-players", "3"], "trained for sorry_v0 with other options"),
-        (["--agents", "a=random", "b=random", "c=random"], "3 agents do not fit in 2 seats"),
+        (["--agents", "a=random", "b=random", "c=random", "--num-players", "2"], "3 agents do not fit in 2"),
+        (["--agents", *(f"{x}=random" for x in "abcde")], "5 agents do not fit in 4 seats"),  # sorry: 4
         (["--agents", "x=random", "x=heuristic"], "label 'x' names two specs"),
         (["--option", "slide_rule=sideways"], "slide_rule"),
         (["--config", "no/such.yaml"], "config file no/such.yaml not found"),
@@ -314,9 +315,13 @@ def test_lineup_config_reads_game_and_options_from_the_first_model():
     # Options given: they are kept (the model is refused later if they differ from its own).
     config, note = lineup_config(["ppo:sorry_v0"], game_options={"num_players": 2})
     assert config.game == "sorry_v0" and config.game_options == {"num_players": 2} and note is not None
-    # Another game given: the model's options are not borrowed; the default player count applies.
+    # Another game given: the model's options are not borrowed; the game's own player count applies.
     config, note = lineup_config(["ppo:sorry_v0"], game="lost_city_v0")
-    assert config.game == "lost_city_v0" and config.game_options == {"num_players": 2} and note is None
-    # No learned agent: the defaults.
+    assert config.game == "lost_city_v0" and config.game_options == {"num_players": 4} and note is None
+    # No learned agent: the defaults, the game's own player count (sorry_v0.env() seats four).
     config, note = lineup_config(["heuristic"])
-    assert (config.game, config.game_options, note) == ("sorry_v0", {"num_players": 2}, None)
+    assert (config.game, config.game_options, note) == ("sorry_v0", {"num_players": 4}, None)
+    assert len(config.matchups[0].lineup) == 4
+    # Options that set the player count themselves are asked: Gangsi with two hunter pieces seats three.
+    config, _ = lineup_config(["heuristic"], game="gangsi_v0", game_options={"num_hunters": 2})
+    assert config.game_options == {"num_hunters": 2, "num_players": 3}

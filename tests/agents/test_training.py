@@ -20,6 +20,7 @@ from boardenvs_agents.learning.config import TrainConfig, load_config
 from boardenvs_agents.learning.models import LearnedPolicy, load_model, read_metadata, save_model
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.scripts.train import main as train_main
+from boardenvs_agents.scripts.train import run as train_run
 
 ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
@@ -474,7 +475,7 @@ def test_a_refused_resume_writes_nothing_and_the_run_stays_resumable(uninterrupt
         train_main(["--resume", str(edited), "--no-progress"])
     assert "seed" in capsys.readouterr().err
     # The run itself resumes as if nothing had been tried.
-    metrics = train_main(["--resume", str(run), "--no-progress"])
+    metrics = train_run(["--resume", str(run), "--no-progress"])
     assert metrics["timesteps"] == 2048
     assert same_tensors(weights(run), weights(uninterrupted))
 

@@ -47,3 +47,43 @@ def test_observation_wrappers_refuse_dict_observations(wrap):
     with pytest.raises((AssertionError, AttributeError)):
         env = wrap(boardenvs.make("sorry_v0"))
         env.reset(seed=0)
+
+
+def test_vec_env_runs_on_sorry_with_dict_observations_one_seat_a_slot():
+    """``pettingzoo_env_to_vec_env_v1`` on the parallel view takes our ``Dict`` observations: every seat
+    is a slot of the vector env, and only the seat to move has a legal action."""
+    vec = ss.pettingzoo_env_to_vec_env_v1(turn_based_aec_to_parallel(boardenvs.make("sorry_v0")))
+    obs, _ = vec.reset(seed=0)
+    assert vec.num_envs == 4 and set(obs) == {"observation", "action_mask"}
+    ends = 0
+    for _ in range(1000):
+        movers = obs["action_mask"].any(axis=1)
+        assert movers.sum() == 1  # the three seats not to move have all-zero masks
+        actions = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminations, truncations, _ = vec.step(actions)
+        ends += bool(terminations.all())
+    assert ends >= 1  # whole games played, one after the other
+
+
+def test_vec_env_gives_maskable_ppo_no_masks():
+    """SuperSuit's SB3 wrapper cannot hand the masks on: sb3-contrib's get_action_masks fails on it."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    vec = ss.pettingzoo_env_to_vec_env_v1(turn_based_aec_to_parallel(boardenvs.make("sorry_v0")))
+    sb3_vec = ss.concat_vec_envs_v1(vec, 1, base_class="stable_baselines3")
+    sb3_vec.reset()
+    with pytest.raises(AttributeError):
+        get_action_masks(sb3_vec)
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if name != "sorry_v0"])
+def test_vec_env_refuses_role_spaces_and_eliminations(name):
+    """Gangsi's roles have different observation spaces; Lost City and Neighborhood knock players out,
+    which needs its ``black_death`` (a wrapper that refuses ``Dict`` observations, above)."""
+    message = "observation spaces not consistent" if name == "gangsi_v0" else "varying numbers of active"
+    with pytest.raises(AssertionError, match=message):
+        vec = ss.pettingzoo_env_to_vec_env_v1(turn_based_aec_to_parallel(boardenvs.make(name)))
+        obs, _ = vec.reset(seed=0)
+        for _ in range(5000):
+            masks = obs["action_mask"]
+            obs, *_ = vec.step(np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks]))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from boardenvs import make_game
 from boardenvs.core.options import OptionError
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
 from boardenvs.gangsi import board
@@ -287,9 +288,9 @@ def test_k7_maze_option_takes_a_name_or_a_drawing_and_rejects_bad_ones():
     assert s.maze.treasure_cell[t("A1")] == sq(0, 0)
     broken = list(CLASSIC_MAP)
     broken[1] = broken[1].replace("A1", " .")
-    with pytest.raises(OptionError, match="A1"):
+    with pytest.raises(ValueError, match="A1"):
         GangsiOptions(maze=tuple(broken))
-    with pytest.raises(OptionError, match="unknown map name 'labyrinth'.*classic.*crypt"):
+    with pytest.raises(ValueError, match="unknown map name 'labyrinth'.*classic.*crypt"):
         GangsiOptions(maze="labyrinth")
     with pytest.raises(board.MazeError):
         parse_maze(["nonsense"])
@@ -669,8 +670,10 @@ def test_k20_rewards_follow_the_revised_text(rewards):
 )
 def test_k21_player_counts(given, expected):
     if expected is None:
-        with pytest.raises(OptionError):
+        with pytest.raises(ValueError):
             GangsiOptions(**given)
+        with pytest.raises(OptionError, match="^gangsi_v0: "):  # named after the game, as in every game
+            make_game("gangsi_v0", **given)
         return
     o = GangsiOptions(**given)
     assert (o.num_hunters, o.num_players, o.one_controller) == expected
