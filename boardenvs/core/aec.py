@@ -54,6 +54,13 @@ def action_index(action: Any) -> int:
     return int(action)
 
 
+class UnknownAgentError(KeyError):
+    """An agent name the env does not have (a ``KeyError``, whose message reads without quotes)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class BoardGameEnv(AECEnv, EzPickle):
     """PettingZoo AEC environment over any :class:`Game`; subclasses set ``game_class`` and ``metadata``.
 
@@ -109,11 +116,23 @@ class BoardGameEnv(AECEnv, EzPickle):
     # -- spaces -----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         """The ``Dict(observation, action_mask)`` space of ``agent``."""
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
         """The ``Discrete`` action space of ``agent``."""
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: Any) -> UnknownAgentError:
+        """The error for a name that is none of the env's agents (raise it)."""
+        return UnknownAgentError(
+            f"{self.metadata['name']}: no agent {agent!r}; the agents are {self.possible_agents}"
+        )
 
     # -- the rules state --------------------------------------------------------------------------
     @property
@@ -150,7 +169,10 @@ class BoardGameEnv(AECEnv, EzPickle):
         state = self._state
         if state is None:
             raise RuntimeError(f"{self.metadata['name']}: call reset() before observe()")
-        player = self._player_of[agent]
+        try:
+            player = self._player_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         mask = bytearray(self._num_actions[player])
         mover = self.agent_selection
         if self._skip_agent_selection is not None and (
@@ -534,14 +556,21 @@ class TerminateIllegalWrapper(_fast(wrappers.TerminateIllegalWrapper)):  # type:
                 raw._stopped_by = agent
 
 
+class ActionOutOfBoundsError(IllegalActionError, AssertionError):
+    """An action outside the agent's action space given to ``env()``; an ``AssertionError`` too, as
+    PettingZoo's AssertOutOfBoundsWrapper raises, so code written for it still catches it."""
+
+
 class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
     """PettingZoo's AssertOutOfBoundsWrapper, with the raw env's action check (:func:`action_index`)
     first: a bool, a float or an array of several actions is refused with the raw env's message before
     TerminateIllegalWrapper indexes the mask with it; a 0-d integer array goes on as an ``int``. An action
-    inside the agent's ``Discrete(n)`` goes on without the space's (slow) ``contains``."""
+    inside the agent's ``Discrete(n)`` goes on without the space's (slow) ``contains``; one outside it
+    raises :class:`ActionOutOfBoundsError` naming the game, the agent and the legal actions (the raw
+    env's message), where PettingZoo's says only "action is not in action space"."""
 
     def step(self, action: Any) -> None:
-        """Check the type of a live agent's action, then PettingZoo's bounds check and the step."""
+        """Check a live agent's action (type, then bounds) and step it; a done agent's must be ``None``."""
         raw = self._raw
         agent = raw.agent_selection
         if not (raw.terminations[agent] or raw.truncations[agent]):
@@ -551,9 +580,19 @@ class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # typ
                 raise IllegalActionError(
                     f"{raw.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
                 ) from None
-            if 0 <= action < raw._num_actions[raw._player_of[agent]]:
-                self.env.step(action)
-                return
+            size = raw._num_actions[raw._player_of[agent]]
+            if not 0 <= action < size:
+                legal = list(raw.game_state.legal_actions())
+                raise ActionOutOfBoundsError(
+                    f"{raw.metadata['name']}: action {action} is not in {agent}'s action space "
+                    f"(Discrete({size}): 0..{size - 1}); legal actions are {legal}"
+                )
+            self.env.step(action)
+            return
+        if action is not None:
+            raise ActionOutOfBoundsError(
+                f"{raw.metadata['name']}: {agent} is done: its step is step(None), not step({action!r})"
+            )
         super().step(action)
 
 

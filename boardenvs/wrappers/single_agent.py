@@ -406,8 +406,14 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observation(), reward, done and not truncated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (all False once the episode is over)."""
-        if self.state is None or self._forfeited:
+        """Boolean mask of the learner's legal actions (all False once the episode is over).
+
+        Raises:
+            RuntimeError: before the first ``reset()`` (there is no position to mask yet).
+        """
+        if self.state is None:
+            raise RuntimeError(f"{self.game.name}: action_masks() called before reset(); call reset()")
+        if self._forfeited:
             return np.zeros(self.num_actions, dtype=bool)
         return self.view.mask(self.state, self.seat)
 
