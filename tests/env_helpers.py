@@ -287,3 +287,23 @@ def check_illegal_action_raises(raw) -> None:
     with pytest.raises(IllegalActionError, match=str(illegal)):
         raw.step(illegal)
     assert raw.game_state.to_dict() == before
+
+
+def load_position(env, state: State) -> None:
+    """Put ``env`` (raw, reset) at the rules position ``state`` as play would have reached it: the
+    players out of the game have taken their dead steps, the agent of the player to move is selected,
+    no reward is waiting (an env snapshot must fit its rules state)."""
+    agents = [agent for p, agent in enumerate(env.possible_agents) if not state.is_out(p)]
+    snap = env.state_dict()
+    snap.update(
+        state=state.to_dict(),
+        agents=agents,
+        agent_selection=env.possible_agents[state.current_player()],
+        rewards=dict.fromkeys(agents, 0.0),
+        cumulative_rewards=dict.fromkeys(agents, 0.0),
+        terminations=dict.fromkeys(agents, False),
+        truncations=dict.fromkeys(agents, False),
+        skip_agent_selection=None,
+        stopped_by=None,
+    )
+    env.load_state_dict(snap)

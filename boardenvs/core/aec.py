@@ -22,7 +22,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardenvs.core.fields import Fields
+from boardenvs.core.fields import Fields, show
 from boardenvs.core.game import Game
 from boardenvs.core.state import IllegalActionError, State, play_chance
 
@@ -52,6 +52,13 @@ def action_index(action: Any) -> int:
             f"not {type(action).__name__}"
         )
     return int(action)
+
+
+class UnknownAgentError(KeyError):
+    """An agent name the env does not have (a ``KeyError``, whose message reads without quotes)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class BoardGameEnv(AECEnv, EzPickle):
@@ -102,16 +109,30 @@ class BoardGameEnv(AECEnv, EzPickle):
         # Games without eliminations skip the per-step is_out() scan.
         self._has_eliminations = self.game.state_class.is_out is not State.is_out
         self._state: State | None = None
+        #: The agent whose illegal action made the ``env()`` wrapper stop the game, or ``None``.
+        self._stopped_by: str | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
 
     # -- spaces -----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         """The ``Dict(observation, action_mask)`` space of ``agent``."""
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
         """The ``Discrete`` action space of ``agent``."""
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: Any) -> UnknownAgentError:
+        """The error for a name that is none of the env's agents (raise it)."""
+        return UnknownAgentError(
+            f"{self.metadata['name']}: no agent {agent!r}; the agents are {self.possible_agents}"
+        )
 
     # -- the rules state --------------------------------------------------------------------------
     @property
@@ -139,6 +160,7 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._stopped_by = None
         self._rewards_paid = False
         self._settle()
 
@@ -147,7 +169,10 @@ class BoardGameEnv(AECEnv, EzPickle):
         state = self._state
         if state is None:
             raise RuntimeError(f"{self.metadata['name']}: call reset() before observe()")
-        player = self._player_of[agent]
+        try:
+            player = self._player_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         mask = bytearray(self._num_actions[player])
         mover = self.agent_selection
         if self._skip_agent_selection is not None and (
@@ -287,7 +312,8 @@ class BoardGameEnv(AECEnv, EzPickle):
 
     # -- whole-env snapshots ----------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
-        """JSON-able snapshot of the env: rules state, generator state and AEC bookkeeping."""
+        """JSON-able snapshot of the env: rules state, generator state and AEC bookkeeping (with
+        ``stopped_by``, the agent whose illegal action made ``env()`` stop the game, or ``None``)."""
         return {
             "state": self.game_state.to_dict(),
             "rng": self.np_random.bit_generator.state,
@@ -298,13 +324,16 @@ class BoardGameEnv(AECEnv, EzPickle):
             "terminations": dict(self.terminations),
             "truncations": dict(self.truncations),
             "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
+            "stopped_by": self._stopped_by,
         }
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
         """Restore a :meth:`state_dict` snapshot; play then continues exactly as it would have.
 
         Raises:
-            StateDictError: for a missing key or a bad value, naming the field (nothing is changed).
+            StateDictError: for a missing, unknown or bad field, or bookkeeping that does not fit the
+                rules state (an agent list, rewards or ends the game cannot have), naming the field
+                (nothing is changed).
         """
         f = Fields(data, f"{self.metadata['name']} env snapshot")
         state = self.game.state_from_dict(f.get("state"))
@@ -314,24 +343,52 @@ class BoardGameEnv(AECEnv, EzPickle):
         except (TypeError, ValueError, KeyError) as err:
             raise f.fail("rng", f"is not a PCG64 generator state: {err}") from err
         possible = self.possible_agents
+        stopped = f.get("stopped_by")
+        f.check(
+            stopped is None or stopped in possible, "stopped_by", f"= {show(stopped)} is not null or an agent"
+        )
         agents = f.list("agents")
-        f.check(set(agents) <= set(possible) and len(set(agents)) == len(agents), "agents",
-                f"must be distinct agents of {possible}, got {agents!r}")  # fmt: skip
+        f.check(
+            agents == [a for a in possible if a in agents],
+            "agents",
+            f"= {show(agents)} are not distinct agents of {possible} in that order",
+        )
+        for p, agent in enumerate(possible):  # who left took its dead step: out, or the game is over
+            gone = stopped is not None or state.is_terminal() or state.is_out(p)
+            f.check(
+                agent in agents or gone, "agents", f"= {show(agents)} lacks {agent}, who is still in the game"
+            )
         selection = f.get("agent_selection")
-        f.check(selection in possible, "agent_selection", f"must be one of {possible}, got {selection!r}")
+        f.check(selection in possible, "agent_selection", f"= {show(selection)} is not one of {possible}")
         tables = {}
-        for key, kind in (("rewards", float), ("cumulative_rewards", float), ("terminations", bool),
-                          ("truncations", bool)):  # fmt: skip
+        for key, kind in (
+            ("rewards", float),
+            ("cumulative_rewards", float),
+            ("terminations", bool),
+            ("truncations", bool),
+        ):
             table = f.get(key)
-            ok = isinstance(table, dict) and set(agents) <= set(table) <= set(possible)
+            ok = isinstance(table, dict) and sorted(table, key=str) == sorted(agents)
             values = table.values() if ok else ()
             ok = ok and all(
-                isinstance(v, (int, float)) and isinstance(v, bool) == (kind is bool) for v in values
+                isinstance(v, (int, float)) and isinstance(v, bool) == (kind is bool) and np.isfinite(v)
+                for v in values
             )
-            f.check(ok, key, f"must map each of {agents} to {'true/false' if kind is bool else 'a number'}")
+            f.check(
+                ok,
+                key,
+                f"= {show(table)} does not map each of {agents} to "
+                f"{'true/false' if kind is bool else 'a number'}",
+            )
             tables[key] = dict(table)
-        skip = data.get("skip_agent_selection")
-        f.check(skip is None or skip in possible, "skip_agent_selection", f"must be null or an agent: {skip}")
+        skip = f.get("skip_agent_selection")
+        f.check(
+            skip is None or skip in possible,
+            "skip_agent_selection",
+            f"= {show(skip)} is not null or an agent",
+        )
+        f.finish()
+        self._check_bookkeeping(f, state, agents, selection, tables, skip, stopped)
         self._state, self.np_random, self.agents, self.agent_selection = state, rng, list(agents), selection
         self.rewards = tables["rewards"]
         self._cumulative_rewards = tables["cumulative_rewards"]
@@ -339,7 +396,80 @@ class BoardGameEnv(AECEnv, EzPickle):
         self.truncations = tables["truncations"]
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = skip
+        self._stopped_by = stopped
         self._rewards_paid = any(self.rewards.values())
+
+    def _check_bookkeeping(
+        self,
+        f: Fields,
+        state: State,
+        agents: list[str],
+        selection: str,
+        tables: dict[str, dict[str, Any]],
+        skip: str | None,
+        stopped: str | None,
+    ) -> None:
+        """A snapshot's AEC bookkeeping must be what the env makes of its rules state: the agents still in
+        the game, who is done and why, the rewards paid, whose step it is."""
+        term, trunc = tables["terminations"], tables["truncations"]
+        done = [a for a in agents if term[a] or trunc[a]]
+        if stopped is not None:  # the env() wrapper ended the game on an illegal action: all are done
+            f.check(not state.is_terminal(), "stopped_by", f"= {stopped}, but the rules ended the game")
+            f.check(
+                done == agents and all(term.values()) and all(trunc.values()),
+                "terminations",
+                f"= {show(term)}: every agent is done once an illegal action stopped the game",
+            )
+            f.check(
+                not agents or selection in agents, "agent_selection", f"= {selection} is not among {agents}"
+            )
+            return
+        terminal = state.is_terminal()
+        possible = self.possible_agents
+        f.check(
+            terminal or 0 <= state.current_player() < len(possible),
+            "state",
+            "is at a chance node: an env snapshot rests where an agent decides",
+        )
+        returns = state.returns()
+        for p, agent in enumerate(possible):
+            out = terminal or state.is_out(p)
+            if agent not in agents:  # removed by its dead step
+                continue
+            for key, table in (("terminations", term), ("truncations", trunc)):
+                f.check(
+                    not table[agent] or out, key, f"= {show(table)}: {agent} is done, but still in the game"
+                )
+            if not (term[agent] or trunc[agent]):
+                why = "the game is over" if terminal else "it is out of the game"
+                f.check(not out, "terminations", f"= {show(term)}: {agent} is not done, but {why}")
+            f.check(
+                not trunc[agent] or state.is_truncated(),
+                "truncations",
+                f"= {show(trunc)}: only a game cut off by its cap is truncated",
+            )
+            # A player's return is paid once, when it is out or the game ends; it waits in the
+            # cumulative reward until its (dead) step.
+            final = float(returns[p]) if out else 0.0
+            for key, allowed in (("rewards", {0.0, final}), ("cumulative_rewards", {final})):
+                value = tables[key][agent]
+                f.check(
+                    value in allowed, key, f"= {show(tables[key])}: {agent}'s should be {final}, not {value}"
+                )
+        if not agents:
+            return
+        f.check(selection in agents, "agent_selection", f"= {selection} is not among {agents}")
+        if done:  # the dead steps come first (PettingZoo's _deads_step_first)
+            f.check(
+                selection == done[0], "agent_selection", f"= {selection}, but {done[0]} takes its dead step"
+            )
+            if not terminal:
+                mover = possible[state.current_player()]
+                f.check(skip == mover, "skip_agent_selection", f"= {show(skip)}, not {mover}, who moves next")
+        else:
+            mover = possible[state.current_player()]
+            f.check(selection == mover, "agent_selection", f"= {selection}, but {mover} is to move")
+            f.check(skip is None, "skip_agent_selection", f"= {show(skip)}, but no dead step is pending")
 
 
 #: AEC bookkeeping that wrappers read on every step but never override.
@@ -406,11 +536,12 @@ class TerminateIllegalWrapper(_fast(wrappers.TerminateIllegalWrapper)):  # type:
         return obs
 
     def step(self, action: Any) -> None:
-        """Step a legal action of a live agent at once; anything else as PettingZoo does."""
+        """Step a legal action of a live agent at once; anything else as PettingZoo does (an illegal
+        action stops the game: the raw env records who made it, for its snapshots)."""
         prev = self._prev_obs
+        raw = self._raw
+        agent = raw.agent_selection
         if type(prev) is dict and type(action) is int:
-            raw = self._raw
-            agent = raw.agent_selection
             mask = prev["action_mask"]
             live = not (raw.terminations[agent] or raw.truncations[agent])
             if live and 0 <= action < len(mask) and mask[action]:
@@ -418,16 +549,28 @@ class TerminateIllegalWrapper(_fast(wrappers.TerminateIllegalWrapper)):  # type:
                 self.env.step(action)
                 return
         super().step(action)
+        # PettingZoo's illegal-action path marks every agent both terminated and truncated, which the
+        # rules never do: the game was stopped, not ended.
+        if raw._stopped_by is None and raw.agents and not raw.game_state.is_terminal():
+            if all(raw.terminations[a] and raw.truncations[a] for a in raw.agents):
+                raw._stopped_by = agent
+
+
+class ActionOutOfBoundsError(IllegalActionError, AssertionError):
+    """An action outside the agent's action space given to ``env()``; an ``AssertionError`` too, as
+    PettingZoo's AssertOutOfBoundsWrapper raises, so code written for it still catches it."""
 
 
 class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]
     """PettingZoo's AssertOutOfBoundsWrapper, with the raw env's action check (:func:`action_index`)
     first: a bool, a float or an array of several actions is refused with the raw env's message before
     TerminateIllegalWrapper indexes the mask with it; a 0-d integer array goes on as an ``int``. An action
-    inside the agent's ``Discrete(n)`` goes on without the space's (slow) ``contains``."""
+    inside the agent's ``Discrete(n)`` goes on without the space's (slow) ``contains``; one outside it
+    raises :class:`ActionOutOfBoundsError` naming the game, the agent and the legal actions (the raw
+    env's message), where PettingZoo's says only "action is not in action space"."""
 
     def step(self, action: Any) -> None:
-        """Check the type of a live agent's action, then PettingZoo's bounds check and the step."""
+        """Check a live agent's action (type, then bounds) and step it; a done agent's must be ``None``."""
         raw = self._raw
         agent = raw.agent_selection
         if not (raw.terminations[agent] or raw.truncations[agent]):
@@ -437,9 +580,19 @@ class AssertOutOfBoundsWrapper(_fast(wrappers.AssertOutOfBoundsWrapper)):  # typ
                 raise IllegalActionError(
                     f"{raw.metadata['name']}: action {action!r} is not legal for {agent}: {err}"
                 ) from None
-            if 0 <= action < raw._num_actions[raw._player_of[agent]]:
-                self.env.step(action)
-                return
+            size = raw._num_actions[raw._player_of[agent]]
+            if not 0 <= action < size:
+                legal = list(raw.game_state.legal_actions())
+                raise ActionOutOfBoundsError(
+                    f"{raw.metadata['name']}: action {action} is not in {agent}'s action space "
+                    f"(Discrete({size}): 0..{size - 1}); legal actions are {legal}"
+                )
+            self.env.step(action)
+            return
+        if action is not None:
+            raise ActionOutOfBoundsError(
+                f"{raw.metadata['name']}: {agent} is done: its step is step(None), not step({action!r})"
+            )
         super().step(action)
 
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from boardenvs.core.fields import Fields, integers
+
 
 class Deck:
     """A draw pile (unseen multiset on top, known queue below) and a discard pile, by card kind."""
@@ -129,14 +131,60 @@ class Deck:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], num_kinds: int | None = None, what: str = "deck") -> Deck:
-        """Inverse of :meth:`to_dict`, checked: ``num_kinds`` counts each, none negative, the bottom
-        queue of known kinds (:class:`~boardenvs.core.fields.StateDictError` naming the field)."""
-        from boardenvs.core.fields import Fields
+        """Inverse of :meth:`to_dict`, checked (:meth:`read`): ``num_kinds`` counts each, none negative."""
+        return cls.read(Fields(data, what), num_kinds=num_kinds)
 
-        f = Fields(data, what)
-        unseen = f.ints("unseen", length=num_kinds, lo=0)
-        kinds = len(unseen)
-        return cls(unseen, f.ints("bottom", lo=0, hi=kinds - 1), f.ints("discards", length=kinds, lo=0))
+    @classmethod
+    def read(
+        cls,
+        f: Fields,
+        counts: Sequence[int] | None = None,
+        outside: Sequence[int] | None = None,
+        num_kinds: int | None = None,
+    ) -> Deck:
+        """A deck from its fields (a :class:`~boardenvs.core.fields.Fields`), checked; a bad one raises
+        :class:`~boardenvs.core.fields.StateDictError` naming the field.
+
+        Args:
+            f: the deck's dict, read through ``Fields``.
+            counts: the cards of each kind in the whole game: the deck (draw pile, bottom queue and
+                discards together) holds no more of a kind.
+            outside: with ``counts``, the cards of each kind that are elsewhere (in hands, drawn): the
+                deck then holds exactly the rest.
+            num_kinds: the number of kinds, when ``counts`` is not given.
+        """
+        kinds = len(counts) if counts is not None else num_kinds
+        per_kind = "cards of that kind in the game"
+        v = f.read(
+            {
+                "unseen": integers(kinds, 0, counts, per_kind),
+                "bottom": integers(None, 0, None if kinds is None else kinds - 1, "a card kind"),
+                "discards": integers(kinds, 0, counts, per_kind),
+            }
+        )
+        unseen, bottom, discards = v["unseen"], v["bottom"], v["discards"]
+        f.check(
+            len(discards) == len(unseen), f.name("discards"), f"has {len(discards)} items, not {len(unseen)}"
+        )
+        f.check(
+            all(k < len(unseen) for k in bottom),
+            f.name("bottom"),
+            f"= {bottom} names a kind past {len(unseen) - 1}",
+        )
+        if counts is not None:
+            for kind, total in enumerate(counts):
+                here = unseen[kind] + discards[kind] + bottom.count(kind)
+                away = 0 if outside is None else outside[kind]
+                wrong = here + away != total if outside is not None else here > total
+                f.check(
+                    not wrong,
+                    f.path or "deck",
+                    f"holds {here} cards of kind {kind}"
+                    + (f" and {away} are elsewhere" if outside is not None else "")
+                    + f": the game has {total}",
+                )
+        f.finish()
+        return cls(unseen, bottom, discards)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Deck) and self.to_dict() == other.to_dict()

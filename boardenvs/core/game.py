@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from boardenvs.core.fields import Fields, StateDictError, show
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import State
 
@@ -56,15 +57,23 @@ class Game(ABC):
         """The position before the first chance event or move."""
 
     def state_from_dict(self, data: dict[str, Any]) -> State:
-        """Rebuild a state of this game from :meth:`State.to_dict` output, checking it belongs here."""
-        if data.get("game") != self.name:
-            raise ValueError(f"state dict is for game {data.get('game')!r}, not {self.name!r}")
-        if data.get("options") != options_to_dict(self.options):
-            raise ValueError(
-                f"{self.name}: state dict was made with options {data.get('options')}, "
-                f"this game has {options_to_dict(self.options)}"
+        """Rebuild a state of this game from :meth:`State.to_dict` output, checking it belongs here.
+
+        Raises:
+            StateDictError: (a ``ValueError``) for a dict of another game or of other options, or with a
+                missing, unknown or bad field; the one-line message names the field.
+        """
+        f = Fields(data, f"{self.name} state")
+        game = f.get("game")
+        f.check(game == self.name, "game", f"= {show(game)} is not {self.name!r}")
+        state = self.state_class.from_dict(data)  # the game's own checks of every field
+        options = f.get("options")
+        if options != options_to_dict(self.options):
+            raise StateDictError(
+                f"{self.name} state: made with options {options}, this game has "
+                f"{options_to_dict(self.options)}"
             )
-        return self.state_class.from_dict(data)
+        return state
 
     # -- encoding ---------------------------------------------------------------------------------
     @abstractmethod

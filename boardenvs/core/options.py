@@ -8,6 +8,7 @@ mapping) and stops at once, naming the key, on an unknown key or a value of the 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -82,6 +83,13 @@ def _check(value: Any, tp: Any, key: str, where: str) -> Any:
     return value
 
 
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints`` of an options dataclass, worked out once (it is slow, and every
+    ``from_dict`` builds its options)."""
+    return typing.get_type_hints(cls)
+
+
 def make_options(cls: type[T], options: Mapping[str, Any], where: str = "", path: str = "") -> T:
     """Build the options dataclass ``cls`` from ``options``, checking keys and types.
 
@@ -103,7 +111,7 @@ def make_options(cls: type[T], options: Mapping[str, Any], where: str = "", path
     if unknown:
         valid = sorted(path + f for f in fields)
         raise OptionError(f"{where}unknown option {path + unknown[0]!r}; valid options are {valid}")
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     checked = {key: _check(value, hints[key], path + key, where) for key, value in options.items()}
     try:
         return cls(**checked)

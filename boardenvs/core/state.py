@@ -116,7 +116,15 @@ class State(ABC):
     @classmethod
     @abstractmethod
     def from_dict(cls: type[S], data: dict[str, Any]) -> S:
-        """Rebuild a state written by :meth:`to_dict`."""
+        """Rebuild a state written by :meth:`to_dict`, checking every field against the options (the
+        game's table of :class:`~boardenvs.core.fields.Spec`, read with
+        :class:`~boardenvs.core.fields.Fields`).
+
+        Raises:
+            StateDictError: (a ``ValueError``) for a missing or unknown key, a value of the wrong type
+                or out of its range, or fields that make no position together; one line naming the
+                field, e.g. ``lost_city_v0 state: hp[2] = 999 is outside 0..250 (Rob's starting HP)``.
+        """
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self: S, player: int, rng: np.random.Generator) -> S:

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
-from boardenvs.core.fields import Fields, check_playable
-from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.fields import Fields, check_playable, flag, integer, integers
+from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.gangsi import cards
 from boardenvs.gangsi.board import DEFAULT_MAZE, DIRECTION_NAMES, Maze, get_maze
@@ -990,36 +990,93 @@ class GangsiState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GangsiState:
-        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
-        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        """Rebuild a state written by :meth:`to_dict`, every field checked against the options and the
+        maze (a missing, unknown or bad field raises :class:`~boardenvs.core.fields.StateDictError`
+        naming it)."""
         f = Fields(data, "gangsi_v0 state")
-        state = cls(make_options(GangsiOptions, f.get("options")))
-        n, size, dice = state.n, state.maze.size, NUM_HUNTER_DICE
-        cards_mask, cells_mask = (1 << cards.NUM_TREASURES) - 1, (1 << size) - 1
-        # The range of each integer field, or of each item of a list field (as long as a new state's).
-        ranges = {
-            "pos": (-1, size - 1), "lives": (0, LIVES), "ky": (0, size - 1), "tokens": (0, None),
-            "hand": (0, cards_mask), "revealed": (0, cards_mask), "excluded": (0, cards_mask),
-            "deal": (0, n * NUM_COLORS), "aside": (0, dice), "to_roll": (0, dice), "faces": (0, dice),
-            "rerolls": (0, None), "acting": (-1, n - 1), "phase": (0, NUM_PHASES - 1),
-            "face": (-1, NUM_MOVE_FACES - 1), "steps": (0, None), "cur": (-1, size - 1),
-            "visited": (0, cells_mask), "ky_steps": (0, None), "round": (0, None),
-            "winner": (-1, state.options.num_players - 1), "maybe": (0, cells_mask), "since": (0, None),
-            "last_face": (-1, PASSED),
-        }  # fmt: skip
-        for name in cls._FIELDS:
-            default = getattr(state, name)
-            lo, hi = ranges.get(name, (None, None))
-            if isinstance(default, bool):
-                value: Any = f.bool(name)
-            elif isinstance(default, list):
-                value = f.ints(name, len(default), lo, hi)
-            else:
-                value = f.int(name, lo, hi)
-            setattr(state, name, value)
-        for piece, hand in enumerate(state.hand):
-            f.check(bin(hand).count("1") <= HAND_SIZE, "hand", f"item {piece} holds over {HAND_SIZE} cards")
-        return check_playable(state, state.options.num_players, "gangsi_v0 state")
+        options: GangsiOptions = f.options(GangsiOptions, cls.game_name)
+        state = cls(options)
+        n, size, dice, rounds = state.n, state.maze.size, NUM_HUNTER_DICE, options.max_rounds
+        cells, treasures = (1 << size) - 1, (1 << cards.NUM_TREASURES) - 1
+        cell_set, card_set = (
+            integers(n, 0, cells, "a set of cells"),
+            integers(n, 0, treasures, "a set of treasures"),
+        )
+        v = f.read(
+            {
+                "pos": integers(n, -1, size - 1, "a cell of the maze, -1: out (K25)"),
+                "lives": integers(n, 0, LIVES, "K18"),
+                "ky": integer(0, size - 1, "a cell of the maze"),
+                "tokens": integer(0, state.threshold, "the tokens that win"),
+                "hand": card_set,
+                "revealed": card_set,
+                "excluded": card_set,
+                "deal": integer(0, n * NUM_COLORS, "K4: the cards dealt"),
+                "aside": integer(0, dice, "K15"),
+                "to_roll": integer(0, dice, "K14"),
+                "faces": integers(NUM_MOVE_FACES, 0, dice, "free dice"),
+                "rerolls": integer(0, None),
+                "acting": integer(-1, n - 1, "a hunter piece, -1: none"),
+                "phase": integer(0, NUM_PHASES - 1),
+                "face": integer(-1, NUM_MOVE_FACES - 1, "a declared face, -1: none"),
+                "steps": integer(0, max(FACE_STEPS), "K10"),
+                "cur": integer(-1, size - 1, "a cell of the maze, -1: no move"),
+                "visited": integer(0, cells, "a set of cells"),
+                "ky_steps": integer(0, max(options.kyonshi_die) + dice, "K17: the die and the dice aside"),
+                "interrupt": flag(),
+                "round": integer(0, rounds, "max_rounds, K26"),
+                "winner": integer(-1, options.num_players - 1, "-1: none"),
+                "truncated": flag(),
+                "maybe": cell_set,
+                "since": integers(n, 0, rounds, "one move a round"),
+                "last_face": integers(n, -1, PASSED, "a face, 5: passed, -1: none"),
+            }
+        )
+        f.finish()
+        for key, value in v.items():
+            setattr(state, key, value)
+        for piece in range(n):
+            hand = state.hand[piece]
+            f.check(
+                (state.lives[piece] == 0) == (state.pos[piece] < 0),
+                f"pos[{piece}]",
+                f"= {state.pos[piece]} with {state.lives[piece]} lives: -1 exactly when out (K25)",
+            )
+            f.check(
+                all(_popcount(hand & mask) <= 1 for mask in COLOR_MASK),
+                f"hand[{piece}]",
+                f"= {hand} holds two cards of a colour (K4)",
+            )
+            f.check(
+                state.revealed[piece] & ~hand == 0, f"revealed[{piece}]", "holds a card not in the hand (K23)"
+            )
+            f.check(
+                all(not hand & state.hand[other] for other in range(piece)),
+                f"hand[{piece}]",
+                "shares a card with another hand (K4)",
+            )
+        f.check(
+            sum(map(_popcount, state.hand)) == state.deal,
+            "deal",
+            f"= {state.deal}, not the cards in the hands",
+        )
+        f.check(
+            state.aside + state.to_roll + sum(state.faces) <= dice,
+            "faces",
+            f"= {state.faces} with {state.aside} aside and {state.to_roll} to roll: over {dice} dice",
+        )
+        f.check(
+            state.tokens == sum(LIVES - lives for lives in state.lives),
+            "tokens",
+            f"= {state.tokens}, not the {sum(LIVES - x for x in state.lives)} lives lost (K18)",
+        )
+        over = state.winner >= 0 or state.truncated
+        f.check(
+            over == (state.phase == PH_OVER),
+            "phase",
+            f"= {PHASE_NAMES[state.phase]} with winner {state.winner}",
+        )
+        return check_playable(state, options.num_players, "gangsi_v0 state")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GangsiState) and self.to_dict() == other.to_dict()

@@ -45,8 +45,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from boardenvs.core.deck import Deck
-from boardenvs.core.fields import Fields, check_playable
-from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.fields import Fields, check_playable, flag, integer, integers
+from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
@@ -879,31 +879,98 @@ class LostCityState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LostCityState:
-        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
-        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        """Rebuild a state written by :meth:`to_dict`, every field checked against the options and the
+        characters (a missing, unknown or bad field raises :class:`~boardenvs.core.fields.StateDictError`
+        naming it, e.g. ``hp[2] = 999 is outside 0..250 (Rob's starting HP)``)."""
         f = Fields(data, "lost_city_v0 state")
-        state = cls(make_options(LostCityOptions, f.get("options")))
-        n, kinds = state.n, len(state.options.card_counts)
-        # The range of each integer field, or of each item of a list field (one per player).
-        ranges = {
-            "hp": (0, None), "pos": (-1, state.options.board_size**2 - 1), "held": (-1, kinds - 1),
-            "burn": (0, None), "skip": (0, None), "ctrl": (-1, n - 1), "ctrl_turns": (0, None),
-            "shield_by": (-1, n - 1), "shield_turns": (0, None), "phase": (0, len(PHASE_NAMES) - 1),
-            "to_move": (0, n - 1), "first": (0, n - 1), "round": (0, None), "roll": (0, 6),
-            "target": (-1, n - 1), "copy": (-1, ch.NUM_CHARACTERS - 1), "burn_by": (-1, n - 1),
-            "dealt": (0, None),
-        }  # fmt: skip
-        # -1: a seat whose character is not picked (T2) or drawn yet.
-        state.char = f.ints("char", lo=-1, hi=ch.NUM_CHARACTERS - 1)
-        f.check(len(state.char) <= n, "char", f"has {len(state.char)} characters for {n} players")
-        for key in cls._LISTS[1:]:
-            setattr(state, key, f.ints(key, n, *ranges.get(key, (None, None))))
-        for key in cls._SCALARS:
-            setattr(state, key, f.int(key, *ranges.get(key, (None, None))))
-        state.black = f.bool("black")
-        state.crit = f.bool("crit")
-        state.outcome = f.ints("outcome", lo=0)
-        state.deck = Deck.from_dict(f.get("deck"), kinds, "lost_city_v0 state: field 'deck'")
+        options: LostCityOptions = f.options(LostCityOptions, cls.game_name)
+        state = cls(options)
+        n, last, cells = state.n, state.n - 1, options.board_size**2
+        seats, seat = integers(n, -1, last, "a seat, -1: none"), integer(-1, last, "a seat, -1: none")
+        v = f.read(
+            {"char": integers(n, -1, ch.NUM_CHARACTERS - 1, "-1: none yet, T2"), "phase": integer(0, P_OVER)}
+        )
+        char, phase = v["char"], v["phase"]
+        picked = [k for k in char if k >= 0]
+        f.check(len(set(picked)) == len(picked), "char", f"= {char} gives a character to two seats (T2)")
+        fixed = options.character_ids
+        f.check(fixed is None or tuple(char) == fixed, "char", f"= {char}, but the options fix {fixed}")
+        f.check(phase != P_PICK or options.draft, "phase", "= draft, but the characters are not picked (T2)")
+        f.check(
+            phase < P_MOVE or len(picked) == n,
+            "phase",
+            f"= {PHASE_NAMES[phase]} before every seat has a character",
+        )
+        start_hp = [ch.MAX_HP[k] if k >= 0 else 0 for k in char]
+        hp_notes = [f"{ch.NAMES[k]}'s starting HP" if k >= 0 else "no character yet" for k in char]
+        v |= f.read(
+            {
+                "hp": integers(n, 0, start_hp, hp_notes),  # T16: healing stops at the starting HP
+                "pos": integers(
+                    n,
+                    -1,
+                    cells - 1,
+                    f"a square of the {options.board_size}x{options.board_size} board, -1: out",
+                ),
+                "held": integers(n, -1, cards.NUM_KINDS - 1, "a card kind, -1: none"),
+                "burn": integers(n, 0, ch.FIRE_TURNS, "T21: Fire ticks"),
+                "skip": integers(n, 0, None),
+                "ctrl": seats,
+                "ctrl_turns": integers(n, 0, ch.SEDUCTION_TURNS, "T20"),
+                "shield_by": seats,
+                "shield_turns": integers(n, 0, ch.SEDUCTION_TURNS, "T20"),
+                "burn_by": seats,
+                "dealt": integers(n, 0, None),
+                "to_move": integer(0, last),
+                "first": integer(0, last),
+                "round": integer(1, options.max_rounds + 1, "max_rounds + 1 once the cap ends the game, T28"),
+                "roll": integer(0, 6, "the damage die, 0: none"),
+                "target": seat,
+                "bonus": integer(0, max(cards.DAMAGE_VALUE), "T11: one +Damage card"),
+                "copy": integer(-1, ch.NUM_CHARACTERS - 1, "an ability, -1: none"),
+                "black": flag(),
+                "crit": flag(),
+                "outcome": integers(None, 0, last, "the winner or the tied seats"),
+            }
+        )
+        held = v["held"]
+        state.deck = Deck.read(
+            f.sub("deck"), options.card_counts, [held.count(k) for k in range(cards.NUM_KINDS)]
+        )
+        f.finish()
+        for key, value in v.items():
+            setattr(state, key, value)
+        hp, pos, ruin, outcome = state.hp, state.pos, state.geo.ruin, state.outcome
+        squares: set[int] = set()
+        for p in range(n):
+            on_board = hp[p] > 0 or phase < P_MOVE  # T38: an eliminated character leaves the board
+            if on_board:
+                f.check(
+                    pos[p] >= 0 and not ruin[pos[p]], f"pos[{p}]", f"= {pos[p]} is not a free square (T1)"
+                )
+                f.check(
+                    pos[p] not in squares, f"pos[{p}]", f"= {pos[p]}: another character stands there (T5)"
+                )
+                squares.add(pos[p])
+            else:
+                f.check(pos[p] == -1, f"pos[{p}]", f"= {pos[p]}, but player {p} is out (hp 0): -1 (T38)")
+            f.check(
+                held[p] < 0 or cards.GOOD[held[p]], f"held[{p}]", f"= {held[p]}: bad cards are not kept (T12)"
+            )
+            for key in ("ctrl", "shield_by"):
+                f.check(
+                    getattr(state, key)[p] != p,
+                    f"{key}[{p}]",
+                    f"= {p}: a character cannot seduce itself (T20)",
+                )
+        f.check(len(set(outcome)) == len(outcome), "outcome", f"= {outcome} names a seat twice")
+        f.check(
+            bool(outcome) == (phase == P_OVER),
+            "outcome",
+            f"= {outcome}: the winners once the game is over, else []",
+        )
+        acting = P_MOVE <= phase < P_OVER
+        f.check(not acting or hp[state.to_move] > 0, "to_move", f"= {state.to_move}, a character that is out")
         state._legal = None
         return check_playable(state, n, "lost_city_v0 state")
 

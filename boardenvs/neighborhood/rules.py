@@ -47,8 +47,8 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from boardenvs.core.deck import Deck
-from boardenvs.core.fields import Fields, check_playable
-from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.fields import Fields, check_playable, flag, flags, integer, integers, show
+from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.neighborhood import board
 from boardenvs.neighborhood.board import (
@@ -1290,60 +1290,131 @@ class NeighborhoodState(State):
         ]
         return data
 
+    #: Fewest ints in a frame of each kind (``F_SETUP`` .. ``F_SEAT``; see the frame layouts above).
+    _FRAME_LENGTHS = (4, 4, 7, PROG_BASE, 6, 8, 3, 4, 2)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborhoodState:
-        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
-        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        """Rebuild a state written by :meth:`to_dict`, every field checked against the options (a
+        missing, unknown or bad field raises :class:`~boardenvs.core.fields.StateDictError` naming it)."""
         f = Fields(data, "neighborhood_v0 state")
         state = cls.__new__(cls)
-        state.options = make_options(NeighborhoodOptions, f.get("options"))
-        n = state.n = state.options.num_players
-        state.colors = state.options.seat_colors
+        options = state.options = f.options(NeighborhoodOptions, cls.game_name)
+        n = state.n = options.num_players
+        state.colors = options.seat_colors
         state._set_tables()
-        last_cell = NUM_CELLS - 1
-        # The length and range of each list field's items, and the range of each integer field.
-        lists = {
-            "hp": (n, 0, MAX_HP), "pos": (n, -1, last_cell), "alive": (n, None, None),
-            "pending": (n, -1, 3), "thug": (n, 0, None), "skip": (n, None, None),
-            "trap_cell": (4, -1, last_cell), "trap_owner": (4, -1, n - 1), "draw": (None, 0, n - 1),
-            "table": (n, 0, n - 1), "hp_lost": (2, 0, None),
-        }  # fmt: skip
-        ints = {
-            "to_move": (-1, n - 1), "first": (-1, n - 1), "direction": (-1, 1), "round": (0, None),
-            "turns": (0, None), "winner": (-1, n - 1), "_actor": (TERMINAL, n - 1),
-            "_dkind": (-1, NUM_DECISION_KINDS - 1),
-        }  # fmt: skip
-        for name in cls._LISTS:
-            length, lo, hi = lists.get(name, (None, None, None))
-            if name in ("alive", "skip"):
-                setattr(state, name, f.bools(name, length))
-            else:
-                setattr(state, name, f.ints(name, length, lo, hi))
-        for name in cls._INTS:
-            setattr(state, name, f.int(name.lstrip("_"), *ints.get(name, (None, None))))
-        state.started = f.bool("started")
-        state.over = f.bool("over")
-        decks = f.list("decks", len(state.options.deck_counts))
-        state.decks = [
-            Deck.from_dict(d, len(counts), f"neighborhood_v0 state: field 'decks' item {i}")
-            for i, (d, counts) in enumerate(zip(decks, state.options.deck_counts, strict=True))
-        ]
-        state.stack = [f.ints("stack", value=frame) for frame in f.list("stack")]
-        state.last_roll = f.ints("last_roll", 4, -1) if "last_roll" in data else [-1, -1, -1, -1]
+        last, cells, turns = n - 1, NUM_CELLS - 1, options.max_rounds * n
+        square = "a square, 15 row + col"
+        v = f.read(
+            {
+                "hp": integers(n, 0, MAX_HP, "SEED: at most 10"),
+                "pos": integers(n, -1, cells, f"{square}; -1: out (L21)"),
+                "alive": flags(n),
+                "pending": integers(n, -1, 3, "L12: a Wild deck's location, -1: none"),
+                "thug": integers(n, 0, None),
+                "skip": flags(n),
+                "trap_cell": integers(4, -1, cells, f"{square}; -1: none (L33)"),
+                "trap_owner": integers(4, -1, last, "L33: a seat, -1: none"),
+                "draw": integers(None, 0, last, "L22: the tied seats"),
+                "table": integers(n, 0, last, "L9: the seats around the table"),
+                "hp_lost": integers(2, 0, None),
+                "to_move": integer(-1, last, "-1: before the first turn"),
+                "first": integer(-1, last, "-1: before the roll-off"),
+                "direction": integer(-1, 1, "L9: 1 clockwise, -1 counter-clockwise"),
+                "round": integer(0, options.max_rounds, "max_rounds, L23"),
+                "turns": integer(0, turns, "a turn a player a round"),
+                "winner": integer(-1, last, "-1: none"),
+                "actor": integer(TERMINAL, last, "-1 chance, -2 over"),
+                "dkind": integer(-1, NUM_DECISION_KINDS - 1, "a decision kind, -1: none"),
+                "started": flag(),
+                "over": flag(),
+                "last_roll": integers(
+                    4, -1, [last, options.die_faces, 7, turns], "[player, die, direction, turn]"
+                ),
+                "legal": integers(None, 0, NUM_ACTIONS - 1, "an action"),
+            }
+        )
+        for name in cls._LISTS + cls._INTS + ("started", "over", "last_roll"):
+            setattr(state, name, v[name.lstrip("_")])
+        state._legal = v["legal"]
+        f.list("decks", len(options.deck_counts))
+        state.decks = [Deck.read(f.sub("decks", i), counts) for i, counts in enumerate(options.deck_counts)]
+        state.stack = []
+        for i, frame in enumerate(f.list("stack")):
+            frame = f.value(f"stack[{i}]", integers(None, -1, None), frame)
+            kind = frame[0] if frame else -1
+            f.check(
+                F_SETUP <= kind <= F_SEAT and len(frame) >= cls._FRAME_LENGTHS[kind],
+                f"stack[{i}]",
+                f"= {frame} is not a frame (a kind 0..{F_SEAT} and its fields)",
+            )
+            state.stack.append(frame)
+        state._chance = cls._read_chance(f, state)
+        f.finish()
+        on_board = state._geo.cells
+        for p in range(n):
+            alive = state.alive[p]
+            f.check(alive == (state.hp[p] > 0), f"alive[{p}]", f"= {alive} with {state.hp[p]} HP (L21)")
+            f.check(
+                state.pos[p] in on_board if alive else state.pos[p] == -1,
+                f"pos[{p}]",
+                f"= {state.pos[p]}: a square of the {options.board_size}x{options.board_size} board "
+                "while in the game, -1 once out (L21)",
+            )
+        for L in range(4):
+            trap, owner = state.trap_cell[L], state.trap_owner[L]
+            f.check(
+                (trap < 0) == (owner < 0) and (trap < 0 or trap in on_board),
+                f"trap_cell[{L}]",
+                f"= {trap} with owner {owner}: a square of the board and its owner, or -1 and -1 (L33)",
+            )
         if sorted(state.table) != list(range(n)):
-            raise f.fail("table", f"must be an order of the seats 0..{n - 1}, got {state.table}")
+            raise f.fail("table", f"= {state.table} is not an order of the seats 0..{last}")
         state._set_table(list(state.table))
-        state._legal = f.ints("legal", lo=0, hi=NUM_ACTIONS - 1)
-        chance = f.list("chance", 2)
-        kind = f.int("chance", CH_DIE, CH_SEAT, value=chance[0])
-        param = chance[1]
-        try:
-            if kind == CH_MOVE:
-                param = (int(param[0]), tuple(param[1]))
-            state._chance = (kind, tuple(param) if isinstance(param, list) else param)
-        except (TypeError, ValueError, IndexError) as err:
-            raise f.fail("chance", f"has a bad parameter {param!r} for kind {kind}") from err
+        f.check(state.direction != 0, "direction", "= 0: play goes 1 (clockwise) or -1 (L9)")
+        f.check(len(set(state.draw)) == len(state.draw), "draw", f"= {state.draw} names a seat twice")
+        f.check(
+            state.over == (state._actor == TERMINAL), "actor", f"= {state._actor} with over = {state.over}"
+        )
+        deciding = state._actor >= 0
+        f.check(
+            deciding == (state._dkind >= 0), "dkind", f"= {state._dkind}, but the actor is {state._actor}"
+        )
+        legal = state._legal
+        f.check(
+            deciding == bool(legal) and legal == sorted(set(legal)),
+            "legal",
+            f"= {show(legal)}: the ascending legal actions of a player to move, else []",
+        )
         return check_playable(state, n, "neighborhood_v0 state")
+
+    @staticmethod
+    def _read_chance(f: Fields, state: NeighborhoodState) -> tuple[int, Any]:
+        """The ``chance`` field ``[kind, parameter]``: the die's faces, the spinner's directions, a deck,
+        both for a turn move, or the number of seats."""
+        kind, param = f.list("chance", 2)
+        kind = f.value("chance[0]", integer(CH_DIE, CH_SEAT, "a chance kind"), kind)
+        faces, directions = state.options.die_faces, integers(None, 0, 7, "a direction")
+        if kind == CH_MOVE:
+            f.check(
+                isinstance(param, (list, tuple)) and len(param) == 2,
+                "chance[1]",
+                f"= {show(param)} is not [faces, directions]",
+            )
+            f.value("chance[1][0]", integer(faces, faces, "die_faces"), param[0])
+            param = (faces, tuple(f.value("chance[1][1]", directions, param[1])))
+            f.check(bool(param[1]), "chance[1][1]", "= []: no direction")
+        elif kind == CH_SPIN:
+            param = tuple(f.value("chance[1]", directions, param))
+            f.check(bool(param), "chance[1]", "= []: no direction")
+        else:
+            one = {
+                CH_DIE: (faces, faces, "die_faces"),
+                CH_SEAT: (state.n, state.n, "the seats"),
+                CH_DECK: (0, len(DECKS) - 1, "a deck"),
+            }[kind]
+            param = f.value("chance[1]", integer(*one), param)
+        return kind, param
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NeighborhoodState) and self.to_dict() == other.to_dict()

@@ -35,8 +35,8 @@ from typing import Any, Literal
 
 from boardenvs.core.deck import Deck
 from boardenvs.core.dice import uniform_outcomes
-from boardenvs.core.fields import Fields, check_playable
-from boardenvs.core.options import make_options, options_to_dict
+from boardenvs.core.fields import Fields, check_playable, flag, integer, integers
+from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError, State
 from boardenvs.sorry import board
 from boardenvs.sorry.board import HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
@@ -450,19 +450,44 @@ class SorryState(State):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SorryState:
-        """Rebuild a state written by :meth:`to_dict` (a missing key or a bad value raises
-        :class:`~boardenvs.core.fields.StateDictError` naming the field)."""
+        """Rebuild a state written by :meth:`to_dict`, every field checked against the options (a
+        missing, unknown or bad field raises :class:`~boardenvs.core.fields.StateDictError` naming it)."""
         f = Fields(data, "sorry_v0 state")
-        state = cls(make_options(SorryOptions, f.get("options")))
-        n = state.options.num_players
-        state.pos = f.ints("pos", length=PAWNS * n, lo=0, hi=START)
-        state.deck = Deck.from_dict(f.get("deck"), len(CARD_COUNTS), "sorry_v0 state: field 'deck'")
-        state.card = f.int("card", -1, len(CARD_COUNTS) - 1)  # -1: no card drawn
-        state.to_move = f.int("to_move", 0, n - 1)
-        state.turn = f.int("turn", 0)
-        state.winner = f.int("winner", -1, n - 1)
-        state.truncated = f.bool("truncated")
-        state.choosing_first = f.bool("choosing_first")
+        state = cls(f.options(SorryOptions, cls.game_name))
+        n, last = state.options.num_players, state.options.num_players - 1
+        v = f.read(
+            {
+                "pos": integers(PAWNS * n, 0, START, f"{HOME} Home, {START} Start"),
+                "card": integer(-1, len(CARD_COUNTS) - 1, "-1: no card drawn"),
+                "to_move": integer(0, last),
+                "turn": integer(0, state.options.max_turns, "max_turns: card draws"),
+                "winner": integer(-1, last, "-1: none yet"),
+                "truncated": flag(),
+                "choosing_first": flag(),
+            }
+        )
+        held = [int(v["card"] == kind) for kind in range(len(CARD_COUNTS))]  # S1: the drawn card
+        state.deck = Deck.read(f.sub("deck"), CARD_COUNTS, outside=held)
+        f.finish()
+        for key, value in v.items():
+            setattr(state, key, value)
+        taken: set[Any] = set()
+        for i, at in enumerate(state.pos):  # landing resolution 1, bumping: one pawn a square
+            square = at if at < TRACK_LEN else (i // PAWNS, at)  # a safety zone is its colour's own
+            f.check(at >= HOME or square not in taken, f"pos[{i}]", f"= {at}: another pawn stands there")
+            taken.add(square)
+        f.check(not (state.truncated and state.winner >= 0), "truncated", "= true, but there is a winner")
+        f.check(
+            state.winner < 0
+            or state.pos[PAWNS * state.winner : PAWNS * state.winner + PAWNS] == [HOME] * PAWNS,
+            "winner",
+            f"= {state.winner}, whose pawns are not all Home",
+        )
+        f.check(
+            not state.choosing_first or state.options.first_player == "random",
+            "choosing_first",
+            "= true, but first_player is not 'random' (S21)",
+        )
         return check_playable(state, n, "sorry_v0 state")
 
     def __eq__(self, other: object) -> bool:

@@ -406,8 +406,14 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observation(), reward, done and not truncated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions (all False once the episode is over)."""
-        if self.state is None or self._forfeited:
+        """Boolean mask of the learner's legal actions (all False once the episode is over).
+
+        Raises:
+            RuntimeError: before the first ``reset()`` (there is no position to mask yet).
+        """
+        if self.state is None:
+            raise RuntimeError(f"{self.game.name}: action_masks() called before reset(); call reset()")
+        if self._forfeited:
             return np.zeros(self.num_actions, dtype=bool)
         return self.view.mask(self.state, self.seat)
 
@@ -449,15 +455,15 @@ class SingleAgentEnv(gymnasium.Env):
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
         """Restore a :meth:`state_dict` snapshot (bad or missing fields are refused, naming them)."""
-        from boardenvs.core.fields import Fields, StateDictError
+        from boardenvs.core.fields import Fields, StateDictError, flag, integer
 
         sampler = self._snapshot_sampler()
         f = Fields(data, f"{self.game.name} single-agent env snapshot")
         n = self.game.num_players
-        seat = f.int("seat", 0, n - 1)
+        seat = f.value("seat", integer(0, n - 1, "a seat"))
         if self.learner_seat is not None and seat != self.learner_seat:
-            raise f.fail("seat", f"is {seat}, but this env's learner seat is fixed at {self.learner_seat}")
-        forfeited = f.bool("forfeited")
+            raise f.fail("seat", f"= {seat}, but this env's learner seat is fixed at {self.learner_seat}")
+        forfeited = f.value("forfeited", flag())
         rng = np.random.Generator(np.random.PCG64())
         try:
             rng.bit_generator.state = f.get("rng")
@@ -467,13 +473,13 @@ class SingleAgentEnv(gymnasium.Env):
         try:
             sampler.load_state_dict(f.get("sampler"))
         except (ValueError, KeyError, TypeError) as err:
-            raise StateDictError(f"{f.what}: field 'sampler': {err}") from err
+            raise StateDictError(f"{f.what}: sampler: {err}") from err
         opponents = {}
         entries = f.list("opponents", length=0 if state is None else n - 1)
         for entry in entries:
             if not isinstance(entry, (list, tuple)) or len(entry) != 3:
                 raise f.fail("opponents", f"entries must be [seat, reference, state], got {entry!r}")
-            other = f.int("opponents", 0, n - 1, value=entry[0])
+            other = f.value("opponents", integer(0, n - 1, "a seat"), entry[0])
             try:
                 policy = sampler.deref(entry[1])
             except (ValueError, KeyError, IndexError, TypeError) as err:
@@ -483,6 +489,11 @@ class SingleAgentEnv(gymnasium.Env):
             opponents[other] = policy
         if state is not None and sorted(opponents) != [p for p in range(n) if p != seat]:
             raise f.fail("opponents", f"must seat all but the learner's seat {seat}, got {sorted(opponents)}")
+        if state is not None and not (forfeited or state.is_terminal() or state.is_out(seat)):
+            # Between steps the learner is to move, unless its episode is over.
+            mover = state.current_player()
+            f.check(mover == seat, "state", f"has player {mover} to move, not the learner's seat {seat}")
+        f.finish()
         self.state, self.np_random, self.seat, self._forfeited = state, rng, seat, forfeited
         self.opponents = opponents
         self._awaiting = None

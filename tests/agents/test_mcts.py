@@ -247,7 +247,7 @@ def neighborhood_position() -> NeighborhoodState:
     """The last turn of round 60 (the cap, L23) of a three-player game: Light Blue (seat 1) resolves the
     City Wild card Hire a Thug and names the player who loses 1 HP; Silver and Light Blue have 10 HP,
     Purple 7."""
-    state = NeighborhoodState(NeighborhoodOptions(num_players=3))
+    state = NeighborhoodState(NeighborhoodOptions(num_players=3, board_size=15))  # the squares below
     data = state.to_dict()
     data.update(
         hp=[10, 10, 7], pos=[224, 145, 125], to_move=1, first=0, direction=-1, round=60, turns=180,

@@ -355,10 +355,10 @@ def test_a_bad_state_dict_is_refused_naming_the_field():
     env.reset(seed=1)
     good = env.state_dict()
     for change, field in [
-        ({"seat": 5}, "'seat'"),
-        ({"forfeited": "no"}, "'forfeited'"),
-        ({"rng": {"bit_generator": "PCG64"}}, "'rng'"),
-        ({"opponents": [[0, 3, None]]}, "'opponents'"),
+        ({"seat": 5}, "seat = 5"),
+        ({"forfeited": "no"}, "forfeited = 'no'"),
+        ({"rng": {"bit_generator": "PCG64"}}, "rng is not"),
+        ({"opponents": [[0, 3, None]]}, "opponents names no opponent"),
     ]:
         with pytest.raises(StateDictError, match=field):
             env.load_state_dict({**good, **change})
