@@ -136,3 +136,13 @@ def test_neighborhood_1_3_1_4_the_spec_gives_the_shipped_board_and_decks():
     for deck, first in zip(cards.WILD_CARDS, cards.FIRST_WILD_COUNTS, strict=True):
         for card, was in zip(deck, first, strict=True):
             assert wild[card.name] == (card.count, was), card.name
+
+
+def test_lost_city_4_3_the_spec_gives_the_shipped_spawns():
+    from boardenvs.lost_city import board
+
+    spec = (RULES / "lost_city.md").read_text()
+    rows = re.findall(r"^  \| (\d) \| ((?:\(\d+,\d+\) ?)+) \|$", spec, re.MULTILINE)
+    squares = r"\((\d+),(\d+)\)"
+    listed = {int(n): tuple((int(r), int(c)) for r, c in re.findall(squares, sq)) for n, sq in rows}
+    assert listed == board.SPAWNS

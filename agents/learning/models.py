@@ -149,7 +149,11 @@ def resolve_model_path(
                 return path
         have = ", ".join(
             f"{path.name} for {model_options.get('num_players', '?')} players"
-            + ("" if _same_but_players(model_options, options) else " and other options")
+            + (
+                ""
+                if _same_but_players(name_or_path, model_options, options, ignore)
+                else " and other options"
+            )
             for path, model_options in trained
         )
         raise ValueError(
@@ -169,10 +173,22 @@ def resolve_model_path(
     )
 
 
-def _same_but_players(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two option dicts differ at most in ``num_players``."""
-    return {k: v for k, v in a.items() if k != "num_players"} == {
-        k: v for k, v in b.items() if k != "num_players"
+def _same_but_players(
+    game_name: str, trained: dict[str, Any], asked: dict[str, Any], ignore: Sequence[str] = ()
+) -> bool:
+    """Whether options ``trained`` and ``asked`` differ in the player count only, but for the keys in
+    ``ignore``: every option ``trained`` left at its default for its count takes the default of the
+    asked count (Lost City's spawns are chosen per count), the others must match."""
+    try:
+        defaults = options_to_dict(make_game(game_name, num_players=trained["num_players"]).options)
+        chosen = {k: v for k, v in trained.items() if v != defaults.get(k)}
+        moved = options_to_dict(
+            make_game(game_name, **{**chosen, "num_players": asked["num_players"]}).options
+        )
+    except (KeyError, ValueError):
+        return False
+    return {k: v for k, v in moved.items() if k not in ignore} == {
+        k: v for k, v in asked.items() if k not in ignore
     }
 
 

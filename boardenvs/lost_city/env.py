@@ -138,7 +138,7 @@ cap is a normal end (decided by `cap_tiebreak`, by default the most damage dealt
 | `first_player`           | `"roll"`           | T30: initiative roll-off (chance), or `"seat0"`           |
 | `board_size`             | 12                 | T1: rows = columns                                        |
 | `ruins`                  | the 12 of 4.3      | T1: impassable squares `(row, col)`                       |
-| `spawns`                 | the 7 of 4.3       | T3: spawn squares in order; seat `i` uses `spawns[i]`     |
+| `spawns`                 | `None`             | T3: spawn squares by seat, seat `i` on `spawns[i]`; `None`: the player count's (4.3, `board.SPAWNS`); `board.FIRST_SPAWNS`: the first design's |
 | `black_faces`            | 2                  | T9: black faces of the six-faced colour die (P(card) = 1/3 per hit) |
 | `bad_draw_discards_held` | True               | T12: a bad/Null draw also discards the held card          |
 | `card_counts`            | (4,4,2,2,2,4,2,8)  | 4.1: deck by kind (+10 H, +10 D, +20 H, +20 D, Skip, Null, Joker, Special) |
@@ -150,7 +150,7 @@ cap is a normal end (decided by `cap_tiebreak`, by default the most damage dealt
 
 * **T30** Initiative: the roll-off (highest d6, tied highest re-roll) gives every seat the same chance,
   so it is one chance node uniform over the seats; `first_player="seat0"` skips it.
-* **T31** Seat `i` starts on `spawns[i]`; characters are picked in the draft (T2: after the roll-off,
+* **T31** Seat `i` starts on `spawns[i]` (T3: the spawns of the player count); characters are picked in the draft (T2: after the roll-off,
   in turn order from the first player), given by the `characters` option in seat order, or drawn by
   chance one seat at a time (before the roll-off), uniformly among those not yet taken.
 * **T32** A skipped turn is still a turn: it counts as one of a seduced character's two controlled
@@ -184,17 +184,18 @@ cap is a normal end (decided by `cap_tiebreak`, by default the most damage dealt
 
 Measured with the balance tool, 1,000 games per setting (the heuristic in every seat; the heuristic in
 one rotated seat against random players; with 2 players also the T9 round robin, every ordered pair of
-characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py --game lost_city_v0
---num-players 2 3 4 5 6 7 --check` (3 min 7 s on a shared 2-core machine; every target met).
+characters, 1,008 games), on the defaults: `boardenvs-balance --game lost_city_v0 --games 1000
+--check` (every target met; run again for issue 27 on the spawns of each player count, with the
+7-player draft's last character assigned: rows 3, 5, 6 and 7 changed).
 
 | Players | cap ends | draws | rounds: median (p10-p90) | decisions | cards drawn | abilities | heuristic vs random |
 |---|---|---|---|---|---|---|---|
 | 2 | 0.0% | 0.0% | 14 (10-19) | 54 | 3.46 | 0.88 | 0.969 [0.956, 0.978] (even 0.500) |
-| 3 | 0.0% | 0.0% | 18 (14-23) | 81 | 4.32 | 0.35 | 0.930 [0.913, 0.944] (even 0.333) |
+| 3 | 0.0% | 0.0% | 18 (14-23) | 81 | 4.33 | 0.35 | 0.918 [0.900, 0.934] (even 0.333) |
 | 4 | 0.0% | 0.0% | 25 (20-31) | 135 | 7.40 | 1.68 | 0.731 [0.703, 0.758] (even 0.250) |
-| 5 | 0.0% | 0.0% | 32 (26-39) | 189 | 9.88 | 2.47 | 0.575 [0.544, 0.605] (even 0.200) |
-| 6 | 0.0% | 0.0% | 31 (24-38) | 213 | 11.86 | 2.96 | 0.520 [0.489, 0.551] (even 0.167) |
-| 7 | 0.0% | 0.0% | 30 (24-38) | 239 | 13.65 | 3.42 | 0.486 [0.455, 0.516] (even 0.143) |
+| 5 | 0.0% | 0.0% | 31 (24-39) | 186 | 9.92 | 2.50 | 0.617 [0.586, 0.647] (even 0.200) |
+| 6 | 0.0% | 0.0% | 32 (26-40) | 222 | 11.79 | 2.88 | 0.563 [0.532, 0.593] (even 0.167) |
+| 7 | 0.0% | 0.0% | 35 (28-42) | 261.5 | 13.67 | 3.29 | 0.488 [0.457, 0.518] (even 0.143) |
 
 (cards drawn and abilities used are per game, heuristic in every seat; decisions is the median.)
 
@@ -210,12 +211,38 @@ characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py 
   | Players | Rob | Aaron | Safina | Jack | Jamie | Josh | Chris |
   |---|---|---|---|---|---|---|---|
   | 2 | 0.513 | 0.559 | 0.628 | 0.410 | 0.413 | 0.428 | 0.556 |
-  | 3 | 0.325 | 0.287 | 0.334 | 0.392 | 0.388 | 0.367 | 0.235 |
+  | 3 | 0.302 | 0.247 | 0.266 | 0.424 | 0.430 | 0.417 | 0.242 |
   | 4 | 0.248 | 0.214 | 0.305 | 0.269 | 0.252 | 0.243 | 0.219 |
-  | 5 | 0.216 | 0.206 | 0.241 | 0.170 | 0.176 | 0.178 | 0.215 |
-  | 6 | 0.190 | 0.168 | 0.245 | 0.121 | 0.140 | 0.141 | 0.162 |
-  | 7 | 0.166 | 0.153 | 0.215 | 0.103 | 0.105 | 0.103 | 0.153 |
+  | 5 | 0.242 | 0.206 | 0.266 | 0.148 | 0.188 | 0.156 | 0.195 |
+  | 6 | 0.197 | 0.161 | 0.239 | 0.127 | 0.143 | 0.123 | 0.178 |
+  | 7 | 0.182 | 0.150 | 0.206 | 0.095 | 0.115 | 0.099 | 0.152 |
 
+* **`spawns` by player count (T3, issue 27).** The rules README's seat fairness asks every seat of the
+  heuristic's games to win 0.7x-1.4x its even share. The first design's seven spawns, taken in listed
+  order, missed it with 3, 5, 6 and 7 players (3 players: 0.621 / 0.312 / 0.067; 5 players: seat 4
+  0.052; 6: seats 4 and 5 0.093 and 0.075; 7: seats 3 and 4 0.064 and 0.065). A seat loses when its
+  neighbours reach it first: the heuristic lets two others fight and strikes the survivor. Layouts
+  tried (heuristic in every seat; `measure("lost_city_v0", n, {"spawns": ...}, with_versus=False)` of
+  `boardenvs_agents.arena.balance`; win rate over the even share, lowest and highest seat):
+  * 3 players, a truel: 30 layouts spaced evenly around the perimeter (44/3 squares apart, 300 games
+    each) all give one seat 1.4x-2.7x, the one standing farther from the other two than they stand
+    from each other. Layouts whose three squares are 11 apart pairwise (two corners of one edge, a
+    square of the opposite edge, 12 squares x 2 seat orders, 400 games each) run from 0.14x-1.85x
+    (a corner) to 0.95x-1.06x (the middle square, (11,6)); one square off, (0,1) or (1,11), gives a
+    seat 2.2x (1,000 games). Chosen: (0,0) (0,11) (11,6), 0.77x-1.13x over 2,000 fresh games.
+  * 5 players: 18 evenly spaced layouts (300 games): the weakest seat 0.20x-0.60x; a local
+    search from the best (moving one spawn a square at a time) 0.71x-1.30x (2,000 games); the 20
+    layouts that give every seat the same nearest distances, in both seat orders (500 games), then the
+    best three over 2,000 games: chosen (0,2) (6,0) (11,6) (5,11) (0,8), 0.82x-1.21x (the others
+    0.71x-1.22x).
+  * 6 players: layouts symmetric under the half turn (seats `i` and `i + 3` mirror each other with the
+    turn order kept), the 10 with the most even distances in both seat orders (400 games), the best
+    three over 2,000 games: chosen (4,11) (0,5) (2,0) (7,0) (11,6) (9,11), 0.86x-1.10x (the others
+    0.81x-1.20x and 0.84x-1.18x).
+  * 7 players: 12 near-even spacings and 8 layouts with every seat's nearest distance 5, both seat
+    orders (400 games; the first design 0.45x-1.55x), the best three over 2,000 games: chosen (0,1)
+    (0,6) (1,11) (6,11) (11,8) (11,3) (5,0), 0.86x-1.20x (the others 0.64x-1.34x and 0.76x-1.47x).
+  The draft table above was measured again on these spawns (3, 5, 6, 7 players; 2 and 4 unchanged).
 * **Games that end (T28).** With the first heuristic, 42% (2 players), 63% (4) and 52% (7) of games
   reached the 150-round cap: ranged characters stood off and melee ones would not walk into a shooter's
   reach (two Ranged five squares apart waited for each other forever). The heuristic now closes in
@@ -254,6 +281,9 @@ characters, 1,008 games), on the defaults: `nice -n 5 python scripts/balance.py 
   player's observation ends with move features (75 numbers), what each move leads to
 * v0, revised before any release (issue 27): in a 7-player draft the seventh seat is given the last
   character instead of being asked to pick it (T2: a step with one choice is not a decision)
+* v0, revised before any release (issue 27): spawns chosen per player count (T3) so that every seat
+  can win (2 and 4 players unchanged); the heuristic's draft table re-measured for 3, 5, 6 and 7
+  players on the new spawns
 """
 
 from __future__ import annotations

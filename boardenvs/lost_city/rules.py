@@ -102,8 +102,10 @@ class LostCityOptions:
     board_size: int = SIZE
     #: T1 (DESIGNED): impassable ruin squares ``(row, col)``.
     ruins: tuple[tuple[int, int], ...] = RUINS
-    #: T3 (DESIGNED): spawn squares in order of use (seat ``i`` on ``spawns[i]``, T31).
-    spawns: tuple[tuple[int, int], ...] = SPAWNS
+    #: T3 (DESIGNED): spawn squares in seat order (seat ``i`` on ``spawns[i]``, T31); ``None``: the
+    #: default spawns of the player count (:data:`~boardenvs.lost_city.board.SPAWNS`). Squares beyond
+    #: the player count are never used and are dropped (so the options keep the ``num_players`` in use).
+    spawns: tuple[tuple[int, int], ...] | None = None
     #: T9 (DESIGNED): black faces of the six-faced colour die (probability of a card per hit / 6).
     black_faces: int = 2
     #: T12 (DESIGNED): a bad or Null draw also discards the held card (``False``: only good draws do).
@@ -147,15 +149,21 @@ class LostCityOptions:
         if not 3 <= self.board_size <= 32:
             raise ValueError(f"board_size must be 3 to 32, got {self.board_size}")
         size = self.board_size
+        default_spawns = self.spawns is None
+        if default_spawns:
+            object.__setattr__(self, "spawns", SPAWNS[n])  # T3: the spawns of the player count
         for name, cells in (("ruins", self.ruins), ("spawns", self.spawns)):
             for r, c in cells:
                 if not (0 <= r < size and 0 <= c < size):
-                    raise ValueError(f"{name} square {(r, c)} is off the {size}x{size} board")
+                    defaulted = default_spawns and name == "spawns"
+                    hint = " (the default spawns are for 12x12: give spawns)" if defaulted else ""
+                    raise ValueError(f"{name} square {(r, c)} is off the {size}x{size} board{hint}")
             if len(set(cells)) != len(cells):
                 raise ValueError(f"{name} squares must be distinct, got {cells}")
         if len(self.spawns) < n:
             raise ValueError(f"spawns needs at least {n} squares, got {len(self.spawns)}")
-        if set(self.spawns[:n]) & set(self.ruins):
+        object.__setattr__(self, "spawns", tuple(self.spawns[:n]))
+        if set(self.spawns) & set(self.ruins):
             raise ValueError("a spawn square in use is a ruin")
         if not 0 <= self.black_faces <= 6:
             raise ValueError(f"black_faces must be 0 to 6, got {self.black_faces}")
@@ -208,7 +216,7 @@ class LostCityState(State):
         size = options.board_size
         self.char = [-1] * n
         self.hp = [0] * n
-        self.pos = [r * size + c for r, c in options.spawns[:n]]  # T3, T31
+        self.pos = [r * size + c for r, c in options.spawns]  # T3, T31
         self.held = [-1] * n
         self.burn = [0] * n
         self.skip = [0] * n

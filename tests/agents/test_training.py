@@ -181,6 +181,21 @@ def test_a_shipped_name_resolves_to_the_model_for_the_options_asked(tiny_model, 
         make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 2, "slide_rule": "classic"})
 
 
+def test_shipped_lost_city_models_fit_the_spawns_of_their_player_count():
+    """T3 (issue 27): spawns are chosen per player count, and the 2- and 4-player ones are the first
+    design's, so the shipped models (saved with the first design's seven spawns) still fit their
+    counts; asked for another count, a model differs in the player count only (the spawns follow it)."""
+    from boardenvs.core.options import options_to_dict
+    from boardenvs_agents.learning import models
+
+    for algo, n, name in (("ppo", 4, "ppo_lost_city_v0.zip"), ("ppo", 2, "ppo_lost_city_v0__2p.zip")):
+        options = options_to_dict(make_game("lost_city_v0", num_players=n).options)
+        assert models.resolve_model_path("lost_city_v0", algo, options, ("action_features",)).name == name
+    three = options_to_dict(make_game("lost_city_v0", num_players=3).options)
+    with pytest.raises(ValueError, match=r"dqn_lost_city_v0.zip for 4 players\); train one"):
+        models.resolve_model_path("lost_city_v0", "dqn", three, ("action_features",))
+
+
 def test_learned_policy_plays_legal_moves_through_the_common_interface(tiny_model):
     game = make_game("sorry_v0", num_players=2)
     policy = make_policy(f"ppo:{tiny_model}", "sorry_v0", game_options={"num_players": 2})

@@ -16,7 +16,7 @@ from boardenvs.core.options import OptionError
 from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
-from boardenvs.lost_city.board import RUINS, SPAWNS
+from boardenvs.lost_city.board import FIRST_SPAWNS, RUINS, SPAWNS
 from boardenvs.lost_city.cards import (
     DAMAGE_10,
     DAMAGE_20,
@@ -142,10 +142,37 @@ def test_t1_board_size_and_ruins_are_options():
 def test_t3_t31_spawns_in_order_and_characters_by_seat(n):
     opts = LostCityOptions(num_players=n, characters=ALL[:n], first_player="seat0")
     s = LostCityState(opts)
-    assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[:n])
+    assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[n])
     assert s.char == list(range(n))
     assert s.hp == [ch.MAX_HP[k] for k in range(n)]
     assert s.phase == P_MOVE and s.current_player() == 0 and s.round == 1
+
+
+def test_t3_default_spawns_by_player_count():
+    """T3 (issue 27): every count has its own spawns on the perimeter, distinct and off the ruins; 2 and 4
+    players keep the first design's (the shipped models' games), 3 players stand 11 apart pairwise."""
+    assert set(SPAWNS) == set(range(2, 8))
+    for n, spawns in SPAWNS.items():
+        assert len(spawns) == len(set(spawns)) == n
+        assert all(r in (0, 11) or c in (0, 11) for r, c in spawns)
+        assert not set(spawns) & set(RUINS)
+        assert LostCityOptions(num_players=n).spawns == spawns
+    assert SPAWNS[2] == FIRST_SPAWNS[:2] and SPAWNS[4] == FIRST_SPAWNS[:4]
+    three = SPAWNS[3]
+    assert {max(abs(a[0] - b[0]), abs(a[1] - b[1])) for a in three for b in three if a != b} == {11}
+
+
+def test_t3_spawns_beyond_the_player_count_are_dropped():
+    """Options given the seven first-design spawns (as saved models and results files of the first
+    design hold them) are the options of the count's first squares; with 4 players the default ones."""
+    four = LostCityOptions(num_players=4, spawns=FIRST_SPAWNS)
+    assert four.spawns == FIRST_SPAWNS[:4] and four == LostCityOptions(num_players=4)
+    three = LostCityOptions(num_players=3, spawns=FIRST_SPAWNS)
+    assert three.spawns == FIRST_SPAWNS[:3] != LostCityOptions(num_players=3).spawns
+    s = LostCityState(LostCityOptions(num_players=3, spawns=FIRST_SPAWNS, characters=ALL[:3]))
+    assert [s.geo.cell(p) for p in s.pos] == [(0, 0), (11, 11), (0, 11)]
+    with pytest.raises(ValueError, match="default spawns are for 12x12"):
+        LostCityOptions(num_players=2, board_size=6, ruins=())
 
 
 def test_t3_custom_spawns_option():
@@ -197,7 +224,7 @@ def test_t2_draft_by_default_in_turn_order_from_the_first_player(n):
     # Round 1 starts with the first player, every seat on its spawn (T3, T31).
     assert s.phase == P_MOVE and s.round == 1 and s.to_move == first and s.first == first
     assert sorted(s.char) == list(range(7 - n, 7))
-    assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[:n])
+    assert [s.geo.cell(p) for p in s.pos] == list(SPAWNS[n])
     if n == 7:
         assert s.char[(first + 6) % n] == ch.ROB  # the one character nobody picked
 
