@@ -323,9 +323,7 @@ class _Session:
             model.tensorboard_log = str(run_dir / "tb")  # the directory may have moved
         self.model, self.vec_env = model, vec_env
 
-        self.selfplay = SelfPlayCallback(
-            run_dir, config.selfplay.snapshot_every, lambda: final_metadata(config, model.num_timesteps)
-        )
+        self.selfplay = SelfPlayCallback(config, run_dir)
         self.evaluation = EvaluationCallback(config, run_dir)
         self.checkpointing = CheckpointCallback(config.checkpoint_every, self.save)
         callbacks = [self.evaluation, self.checkpointing]

@@ -261,29 +261,37 @@ class CheckpointCallback(BoundaryCallback):
 
 
 class SelfPlayCallback(BoundaryCallback):
-    """Every ``every`` steps, saves a frozen snapshot of the learner and adds it to every env's pool.
+    """Every ``config.selfplay.snapshot_every`` steps, a frozen snapshot of the learner joins every
+    env's pool.
 
-    Snapshots are ``snapshots/step_<N>.zip`` in the run directory; :attr:`paths` lists them relative
-    to it (a moved or copied run directory keeps them).
+    The snapshot is taken in memory (:meth:`LearnedPolicy.snapshot`, a copy of the weights) and handed
+    to the pools; its file, ``snapshots/step_<N>.zip`` in the run directory, is written too, for a
+    resumed run to rebuild the pool from and for evaluating the run's intermediate models, but not
+    read back. :attr:`paths` lists the files relative to the run directory (a moved or copied run
+    directory keeps them).
     """
 
-    def __init__(self, run_dir: Path, every: int, metadata: Callable[[], dict[str, Any]]) -> None:
-        super().__init__(every)
+    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
+        super().__init__(config.selfplay.snapshot_every)
+        self.config = config
         self.run_dir = Path(run_dir)
-        self.metadata = metadata
         self.paths: list[str] = []
 
     def act(self) -> None:
-        """Save a snapshot now and add it to the pools."""
+        """Take a snapshot now: write its file and add the copy in memory to the pools."""
+        step = self.model.num_timesteps
         path = save_model(
-            self.model, self.run_dir / "snapshots" / f"step_{self.model.num_timesteps}.zip", self.metadata()
+            self.model, self.run_dir / "snapshots" / f"step_{step}.zip", final_metadata(self.config, step)
         )
-        self.add(path.relative_to(self.run_dir).as_posix())
+        game, view = learner_view(self.config)
+        player = LearnedPolicy.snapshot(self.model, game, view.learner_seat, view.mask_in_observation)
+        self.add(path.relative_to(self.run_dir).as_posix(), player=player)
 
-    def add(self, path: str, env: VecEnv | None = None) -> None:
-        """Add a snapshot file (relative to the run directory) to every env's pool of ``env``
-        (default: the training env)."""
-        (env or self.training_env).env_method("update_opponents", "add_snapshot", str(self.run_dir / path))
+    def add(self, path: str, env: VecEnv | None = None, player: LearnedPolicy | None = None) -> None:
+        """Add a snapshot file (relative to the run directory) to every env's pool of ``env`` (default:
+        the training env): ``player``, its copy in memory, or else the file loaded by each pool."""
+        args = [str(self.run_dir / path)] + ([] if player is None else [player])
+        (env or self.training_env).env_method("update_opponents", "add_snapshot", *args)
         self.paths.append(path)
 
     def state_dict(self) -> dict[str, Any]:

@@ -479,6 +479,58 @@ def test_a_refused_resume_writes_nothing_and_the_run_stays_resumable(uninterrupt
     assert same_tensors(weights(run), weights(uninterrupted))
 
 
+def test_snapshots_are_taken_in_memory_and_a_resume_rebuilds_the_pool_from_their_files(tmp_path, monkeypatch):
+    """A run hands its pools each self-play snapshot in memory and reads no snapshot file back (each is
+    written, as the run's model at that step); resumed, it rebuilds the pools from the files: the same
+    snapshots, with the weights the run that was not stopped played, and the same final weights."""
+    import numpy as np
+
+    from boardenvs_agents.learning.run import _Session, resume_run, start_run
+    from boardenvs_agents.learning.selfplay import OpponentPool
+
+    in_memory, read, restored = {}, [], []
+    add_snapshot, restore = OpponentPool.add_snapshot, _Session._restore
+    from_file = LearnedPolicy.from_file.__func__
+
+    def spy_add(pool, path, player=None):
+        kept = add_snapshot(pool, path, player)
+        if player is not None:
+            in_memory.setdefault(pool.snapshot_paths[-1], pool._snapshots[-1].network)
+        return kept
+
+    def spy_from_file(cls, path, *args, **kwargs):
+        read.append(f"snapshots/{Path(path).name}")
+        return from_file(cls, path, *args, **kwargs)
+
+    def spy_restore(session, state):
+        restore(session, state)
+        restored.extend(env.sampler for env in session.vec_env.envs)
+
+    monkeypatch.setattr(OpponentPool, "add_snapshot", spy_add)
+    monkeypatch.setattr(LearnedPolicy, "from_file", classmethod(spy_from_file))
+    monkeypatch.setattr(_Session, "_restore", spy_restore)
+    settings = [*RUN, "total_timesteps=1280", "selfplay.snapshot_every=256", "eval.every=0"]
+    run = start_run(load_config(PPO, settings), tmp_path, "run", progress=False).run_dir
+    names = [f"snapshots/step_{step}.zip" for step in (256, 512, 768, 1024)]
+    assert sorted(in_memory) == sorted(names) and read == []
+    assert sorted(p.relative_to(run).as_posix() for p in (run / "snapshots").iterdir()) == sorted(names)
+
+    reference = copy_run(run, tmp_path)
+    shutil.rmtree(max((run / "checkpoint").glob("step_*")))  # resume at step 1024, the last snapshot's
+    assert resume_run(run, progress=False).resumed_from == 1024
+    assert set(names[2:]) <= set(read) <= set(names)  # the pool's two, and retired ones still seated
+    assert len(restored) == 2
+    for pool in restored:
+        assert pool.snapshot_paths == names[2:]
+        for name, player in zip(pool.snapshot_paths, pool._snapshots, strict=True):
+            assert all(
+                np.array_equal(w, w0) and np.array_equal(b, b0) and a == a0
+                for (w, b, a), (w0, b0, a0) in zip(player.network.layers, in_memory[name].layers, strict=True)
+            )
+    assert eval_rows(run) == eval_rows(reference)
+    assert same_tensors(weights(run), weights(reference))
+
+
 @pytest.mark.parametrize(
     "overrides", [["vec_env=dummy"], ["vec_env=subproc", "workers=2"]], ids=["dummy", "subproc"]
 )
