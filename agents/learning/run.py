@@ -82,8 +82,13 @@ class RunResult:
 
 
 def say(message: str) -> None:
-    """A one-line message on standard error."""
-    print(message, file=sys.stderr, flush=True)
+    """A one-line message on standard error (above the progress bar, when one is showing)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        print(message, file=sys.stderr, flush=True)
+        return
+    tqdm.write(message, file=sys.stderr)
 
 
 def default_run_name(config: TrainConfig) -> str:
@@ -324,7 +329,7 @@ class _Session:
         self.model, self.vec_env = model, vec_env
 
         self.selfplay = SelfPlayCallback(config, run_dir)
-        self.evaluation = EvaluationCallback(config, run_dir)
+        self.evaluation = EvaluationCallback(config, run_dir, say)
         self.checkpointing = CheckpointCallback(config.checkpoint_every, self.save)
         callbacks = [self.evaluation, self.checkpointing]
         if config.opponents.get("self", 0) > 0:

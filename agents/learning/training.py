@@ -158,6 +158,15 @@ def learner_view(config: TrainConfig) -> tuple[Game, LearnerView]:
     return game, LearnerView(game, config.learner_seat, config.algo == "dqn")
 
 
+def evaluation_matchup(game: Game, opponent: str, games: int, learner_seat: int | None = None) -> Matchup:
+    """The arena matchup :func:`evaluate_against` plays: the learner in each seat in turn (only
+    ``learner_seat`` when it is fixed), ``opponent`` in all the others, ``games`` rounded up to a whole
+    number of rounds of those seatings (:attr:`Matchup.num_games` says how many)."""
+    lineup = ["learner"] + [opponent] * (game.num_players - 1)
+    table = [s for s in seatings(lineup) if learner_seat is None or s[learner_seat] == "learner"]
+    return Matchup(f"learner vs {opponent}", tuple(table), max(1, math.ceil(games / len(table))))
+
+
 def evaluate_against(
     game: Game,
     learner: Policy,
@@ -168,14 +177,10 @@ def evaluate_against(
 ) -> dict[str, Any]:
     """Win rate of ``learner`` against ``opponent`` in every other seat, seats rotated, paired seeds.
 
-    An arena matchup (:mod:`boardenvs_agents.arena.runner`), played in this process: the learner in each
-    seat in
-    turn (only ``learner_seat`` when it is fixed), the opponent in all the others. Returns games,
-    wins, the win rate and its 95% Wilson interval, the per-seat record and the mean game length.
+    The arena matchup :func:`evaluation_matchup`, played in this process. Returns games, wins, the win
+    rate and its 95% Wilson interval, the per-seat record and the mean game length.
     """
-    lineup = ["learner"] + [opponent] * (game.num_players - 1)
-    table = [s for s in seatings(lineup) if learner_seat is None or s[learner_seat] == "learner"]
-    matchup = Matchup(f"learner vs {opponent}", tuple(table), max(1, math.ceil(games / len(table))))
+    matchup = evaluation_matchup(game, opponent, games, learner_seat)
     results = Arena(game, {"learner": learner, opponent: opponent}).run([matchup], seed)
     stats = agent_stats(results, "learner")
     return {
@@ -189,8 +194,39 @@ def evaluate_against(
     }
 
 
+def last_step(model: Any, total_timesteps: int) -> int:
+    """The step count at which ``model.learn`` stops when asked to train to ``total_timesteps`` steps in
+    all from where the model stands (``reset_num_timesteps=False``).
+
+    Stable-Baselines3 collects whole rollouts: ``n_steps`` steps per env for PPO, ``train_freq`` steps
+    per env for DQN, so a run stops at the first rollout boundary at or past its total (PPO's quick
+    start: 49 rollouts of 8 x 256 steps, 100,352 steps for 100,000). A DQN trained by episodes
+    (``train_freq`` in episodes) has no fixed rollout: ``total_timesteps`` is returned.
+    """
+    from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
+    from stable_baselines3.common.type_aliases import TrainFrequencyUnit
+
+    start = int(model.num_timesteps)
+    if start >= total_timesteps:
+        return start
+    if isinstance(model, OnPolicyAlgorithm):
+        chunk = model.n_steps * model.n_envs
+    elif getattr(model, "train_freq", None) is not None and model.train_freq.unit == TrainFrequencyUnit.STEP:
+        chunk = model.train_freq.frequency * model.n_envs
+    else:
+        return total_timesteps
+    return start + math.ceil((total_timesteps - start) / chunk) * chunk
+
+
 class ProgressCallback(BaseCallback):
-    """A tqdm progress bar over the run's total environment steps (silent without tqdm)."""
+    """A tqdm progress bar over the run's environment steps (silent without tqdm).
+
+    Its total is the step the run stops at (:func:`last_step`: whole rollouts, so a little past
+    ``total``), and it never counts past it.
+
+    Args:
+        total: the run's ``total_timesteps``.
+    """
 
     def __init__(self, total: int) -> None:
         super().__init__()
@@ -202,11 +238,16 @@ class ProgressCallback(BaseCallback):
             from tqdm import tqdm
         except ImportError:
             return
-        self.bar = tqdm(total=self.total, initial=self.num_timesteps, unit="step", dynamic_ncols=True)
+        self.bar = tqdm(
+            total=last_step(self.model, self.total),
+            initial=self.num_timesteps,
+            unit="step",
+            dynamic_ncols=True,
+        )
 
     def _on_step(self) -> bool:
         if self.bar is not None:
-            self.bar.update(self.num_timesteps - self.bar.n)
+            self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
         return True
 
     def _on_training_end(self) -> None:
@@ -311,17 +352,21 @@ class SelfPlayCallback(BoundaryCallback):
 class EvaluationCallback(BoundaryCallback):
     """Every ``every`` steps, plays the learner against each baseline (seats rotated) and logs it.
 
-    Logs ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to
-    ``eval.csv`` in the run directory (at step 0 too when the run starts with imitation);
-    :attr:`history` holds every record, and :meth:`write_csv` rewrites the file from it (a resumed run
-    drops the rows after its checkpoint that way).
+    Says each matchup as it starts with ``announce`` (a line: what it plays, how many games), logs
+    ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to ``eval.csv``
+    in the run directory (at step 0 too when the run starts with imitation); :attr:`history` holds
+    every record, and :meth:`write_csv` rewrites the file from it (a resumed run drops the rows after
+    its checkpoint that way).
     """
 
     COLUMNS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
 
-    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
+    def __init__(
+        self, config: TrainConfig, run_dir: Path, announce: Callable[[str], Any] | None = None
+    ) -> None:
         super().__init__(config.eval.every)
         self.config = config
+        self.announce = announce
         self.csv = Path(run_dir) / "eval.csv"
         self.history: list[dict[str, Any]] = []
         #: Evaluate before the first step too: a warm-started policy's starting point (step 0).
@@ -344,6 +389,8 @@ class EvaluationCallback(BoundaryCallback):
         step = self.model.num_timesteps
         records = []
         for opponent in self.config.eval.opponents:
+            if self.announce is not None:
+                self.announce(self.describe(game, opponent, step))
             rec = evaluate_against(
                 game,
                 learner,
@@ -369,6 +416,17 @@ class EvaluationCallback(BoundaryCallback):
         if self.every:
             self.last = step - step % self.every
         return records
+
+    def describe(self, game: Game, opponent: str, step: int) -> str:
+        """The line announcing an evaluation against ``opponent``: what it plays and how many games."""
+        seat = self.config.learner_seat
+        matchup = evaluation_matchup(game, opponent, self.config.eval.games, seat)
+        others = game.num_players - 1
+        where = "seats rotated" if seat is None else f"the learner in seat {seat}"
+        return (
+            f"evaluation at step {step:,}: {matchup.num_games:,} games of the learner against "
+            f"{others} {opponent} player{'s' if others > 1 else ''} ({where})"
+        )
 
     @staticmethod
     def row(rec: dict[str, Any]) -> list[Any]:

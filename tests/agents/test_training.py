@@ -258,6 +258,45 @@ def test_bad_hyperparameters_stop_before_a_run_directory_exists(tmp_path, capsys
         load_config(None, ["policy_kwargs.activation_fn=relu"])
 
 
+# -- what a run shows ------------------------------------------------------------------------------
+SHOWN = ["game_options.num_players=2", "n_envs=2", "eval.every=256", "eval.games=2", "checkpoint_every=10000"]
+SHOWN_ALGO = {
+    # PPO rolls out n_steps x n_envs = 128 steps at a time: 600 steps asked, 5 rollouts, 640 steps.
+    "ppo": (ROOT / "configs" / "sorry_v0" / "ppo.yaml", 600, 640,
+            ["hyperparameters.n_steps=64", "hyperparameters.batch_size=64"]),
+    # DQN collects train_freq x n_envs = 8 steps at a time: 602 asked, 608 played.
+    "dqn": (ROOT / "configs" / "sorry_v0" / "dqn.yaml", 602, 608,
+            ["hyperparameters.learning_starts=64", "hyperparameters.buffer_size=500",
+             "hyperparameters.batch_size=32"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_the_progress_bar_ends_at_the_last_step_and_evaluations_say_what_they_play(tmp_path, capsys, algo):
+    """The step bar's total is the step the run stops at (whole rollouts: a little past total_timesteps)
+    and its count never passes it; every evaluation first says what it plays and how many games, one
+    line per opponent (one per row of eval.csv)."""
+    import re
+
+    from boardenvs_agents.learning.run import start_run
+
+    config, asked, stops, extra = SHOWN_ALGO[algo]
+    settings = [*SHOWN, f"total_timesteps={asked}", *extra]
+    result = start_run(load_config(config, settings), tmp_path, "run", progress=True)
+    err = capsys.readouterr().err
+    assert result.metrics["timesteps"] == stops
+    counts = [(int(n), int(total)) for n, total in re.findall(r"(\d+)/(\d+) \[", err)]
+    assert counts and {total for _, total in counts} == {stops}
+    assert max(n for n, _ in counts) == counts[-1][0] == stops and "100%" in err
+    announced = [line for line in err.replace("\r", "\n").splitlines() if line.startswith("evaluation at")]
+    rows = [row.split(",") for row in eval_rows(result.run_dir)[1:]]
+    assert [int(step) for step, *_ in rows] == [256, 256, 512, 512, stops, stops]
+    assert announced == [
+        f"evaluation at step {step}: {games} games of the learner against 1 {opponent} player (seats rotated)"
+        for step, opponent, games, *_ in rows
+    ]
+
+
 # -- runs: exact resume ----------------------------------------------------------------------------
 # A run small enough for the suite (8 rollouts of 256 steps), with everything a resume must restore:
 # self-play snapshots (one retired from a pool of 2), periodic evaluations, a checkpoint per rollout.
