@@ -270,7 +270,8 @@ class LearnedPolicy(Policy):
     (:attr:`batch_key` names the network), with the same result for each.
 
     Args:
-        model: the SB3 model (MaskablePPO or MaskedDQN).
+        model: the SB3 model (MaskablePPO or MaskedDQN); ``None`` for a player of ``network`` alone
+            (:meth:`snapshot`).
         game: the game it plays (observations are encoded exactly as in training).
         learner_seat: the seat it was trained for (``None``: any seat).
         mask_in_observation: whether its observations carry the mask (DQN).
@@ -295,6 +296,8 @@ class LearnedPolicy(Policy):
         network: FrozenNetwork | None = None,
     ) -> None:
         super().__init__(seed)
+        if model is None and network is None:
+            raise ValueError("a LearnedPolicy plays a model or a frozen network: got neither")
         self.model = model
         self.game = game
         self.view = LearnerView(game, learner_seat, mask_in_observation)
@@ -318,12 +321,31 @@ class LearnedPolicy(Policy):
             name or f"{meta['algo']}:{Path(path).stem}", frozen_network(model, file_key(path)),
         )  # fmt: skip
 
+    @classmethod
+    def snapshot(
+        cls,
+        model: Any,
+        game: Game,
+        learner_seat: int | None = None,
+        mask_in_observation: bool = False,
+        name: str = "self",
+    ) -> LearnedPolicy:
+        """A greedy player of ``model`` as it is now, taken in memory: it holds a frozen copy of the
+        network and not the model (training the model on does not change it, and it pickles small, for
+        envs in other processes). It chooses the actions :meth:`from_file` of the model saved now
+        chooses (the same weights); it has no :meth:`value`."""
+        player = cls(None, game, learner_seat, mask_in_observation, True, None, name, frozen_network(model))
+        player.exploration_rate = float(getattr(model, "exploration_rate", 0.0))
+        return player
+
     def clone(self, seed: int | None = None) -> LearnedPolicy:
         """The same player (model and network shared) with a generator of its own."""
-        return LearnedPolicy(
+        twin = LearnedPolicy(
             self.model, self.game, self.learner_seat, self.view.mask_in_observation, self.deterministic,
             seed, self.name, self.network,
         )  # fmt: skip
+        twin.exploration_rate = self.exploration_rate
+        return twin
 
     @property
     def batch_key(self) -> str:
@@ -393,6 +415,8 @@ class LearnedPolicy(Policy):
             ValueError: for a model without a value head that numpy can copy (DQN, custom networks).
         """
         if self._value_network is None:
+            if self.model is None:
+                raise ValueError(f"{self.name} is a snapshot of a policy network: it has no value head")
             self._value_network = frozen_value_network(self.model)
             if self._value_network is None:
                 raise ValueError(f"{self.name} has no value head to evaluate states with (PPO MLPs only)")

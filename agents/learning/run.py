@@ -82,8 +82,13 @@ class RunResult:
 
 
 def say(message: str) -> None:
-    """A one-line message on standard error."""
-    print(message, file=sys.stderr, flush=True)
+    """A one-line message on standard error (above the progress bar, when one is showing)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        print(message, file=sys.stderr, flush=True)
+        return
+    tqdm.write(message, file=sys.stderr)
 
 
 def default_run_name(config: TrainConfig) -> str:
@@ -323,10 +328,8 @@ class _Session:
             model.tensorboard_log = str(run_dir / "tb")  # the directory may have moved
         self.model, self.vec_env = model, vec_env
 
-        self.selfplay = SelfPlayCallback(
-            run_dir, config.selfplay.snapshot_every, lambda: final_metadata(config, model.num_timesteps)
-        )
-        self.evaluation = EvaluationCallback(config, run_dir)
+        self.selfplay = SelfPlayCallback(config, run_dir)
+        self.evaluation = EvaluationCallback(config, run_dir, say)
         self.checkpointing = CheckpointCallback(config.checkpoint_every, self.save)
         callbacks = [self.evaluation, self.checkpointing]
         if config.opponents.get("self", 0) > 0:

@@ -4,8 +4,12 @@
 reset it draws, for each other seat, a kind of opponent by the configured weights (``random``,
 ``heuristic``, ``self``) and, for ``self``, one of the latest snapshots uniformly. Snapshots are model
 files written by the training loop every N steps and added with :meth:`OpponentPool.add_snapshot`
-(through ``vec_env.env_method("update_opponents", "add_snapshot", path)`` when envs run in other
-processes). Until the first snapshot exists, the ``self`` weight is shared among the other kinds.
+(through ``vec_env.env_method("update_opponents", "add_snapshot", path, player)`` when envs run in
+other processes). Training hands the pools the snapshot's player taken in memory
+(:meth:`~boardenvs_agents.learning.models.LearnedPolicy.snapshot`, the same weights as the file), so
+that a snapshot costs a copy of the weights and not a load of the file; the file is read when a
+resumed run rebuilds its pool. Until the first snapshot exists, the ``self`` weight is shared among the
+other kinds.
 
 Snapshots are named by their path relative to the pool's ``root`` (a run directory) where they lie
 under it, so that the names a checkpoint stores (:meth:`OpponentPool.ref`, :meth:`OpponentPool.state_dict`)
@@ -16,12 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from boardenvs.registry import make_game
 from boardenvs_agents.registry import make_policy
+
+if TYPE_CHECKING:
+    from boardenvs_agents.learning.models import LearnedPolicy
 
 
 class OpponentPool:
@@ -70,10 +77,12 @@ class OpponentPool:
         self._snapshots: list[Any] = []
         self._retired: dict[str, Any] = {}
 
-    def add_snapshot(self, path: str | Path) -> int:
-        """Load a frozen copy of the learner from ``path``; returns the number of snapshots kept."""
+    def add_snapshot(self, path: str | Path, player: LearnedPolicy | None = None) -> int:
+        """Add a frozen copy of the learner, named by its file ``path``: a clone of ``player``, the copy
+        taken in memory when the file was written (the same weights), or else the model loaded from
+        ``path``; returns the number of snapshots kept."""
         name = self._name(path)
-        self._snapshots.append(self._load(name))
+        self._snapshots.append(self._load(name) if player is None else player.clone())
         self.snapshot_paths.append(name)
         for name, policy in zip(self.snapshot_paths[: -self.max_snapshots], self._snapshots, strict=False):
             self._retired[name] = policy  # may still be seated in the episode under way

@@ -158,6 +158,15 @@ def learner_view(config: TrainConfig) -> tuple[Game, LearnerView]:
     return game, LearnerView(game, config.learner_seat, config.algo == "dqn")
 
 
+def evaluation_matchup(game: Game, opponent: str, games: int, learner_seat: int | None = None) -> Matchup:
+    """The arena matchup :func:`evaluate_against` plays: the learner in each seat in turn (only
+    ``learner_seat`` when it is fixed), ``opponent`` in all the others, ``games`` rounded up to a whole
+    number of rounds of those seatings (:attr:`Matchup.num_games` says how many)."""
+    lineup = ["learner"] + [opponent] * (game.num_players - 1)
+    table = [s for s in seatings(lineup) if learner_seat is None or s[learner_seat] == "learner"]
+    return Matchup(f"learner vs {opponent}", tuple(table), max(1, math.ceil(games / len(table))))
+
+
 def evaluate_against(
     game: Game,
     learner: Policy,
@@ -168,14 +177,10 @@ def evaluate_against(
 ) -> dict[str, Any]:
     """Win rate of ``learner`` against ``opponent`` in every other seat, seats rotated, paired seeds.
 
-    An arena matchup (:mod:`boardenvs_agents.arena.runner`), played in this process: the learner in each
-    seat in
-    turn (only ``learner_seat`` when it is fixed), the opponent in all the others. Returns games,
-    wins, the win rate and its 95% Wilson interval, the per-seat record and the mean game length.
+    The arena matchup :func:`evaluation_matchup`, played in this process. Returns games, wins, the win
+    rate and its 95% Wilson interval, the per-seat record and the mean game length.
     """
-    lineup = ["learner"] + [opponent] * (game.num_players - 1)
-    table = [s for s in seatings(lineup) if learner_seat is None or s[learner_seat] == "learner"]
-    matchup = Matchup(f"learner vs {opponent}", tuple(table), max(1, math.ceil(games / len(table))))
+    matchup = evaluation_matchup(game, opponent, games, learner_seat)
     results = Arena(game, {"learner": learner, opponent: opponent}).run([matchup], seed)
     stats = agent_stats(results, "learner")
     return {
@@ -189,8 +194,39 @@ def evaluate_against(
     }
 
 
+def last_step(model: Any, total_timesteps: int) -> int:
+    """The step count at which ``model.learn`` stops when asked to train to ``total_timesteps`` steps in
+    all from where the model stands (``reset_num_timesteps=False``).
+
+    Stable-Baselines3 collects whole rollouts: ``n_steps`` steps per env for PPO, ``train_freq`` steps
+    per env for DQN, so a run stops at the first rollout boundary at or past its total (PPO's quick
+    start: 49 rollouts of 8 x 256 steps, 100,352 steps for 100,000). A DQN trained by episodes
+    (``train_freq`` in episodes) has no fixed rollout: ``total_timesteps`` is returned.
+    """
+    from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
+    from stable_baselines3.common.type_aliases import TrainFrequencyUnit
+
+    start = int(model.num_timesteps)
+    if start >= total_timesteps:
+        return start
+    if isinstance(model, OnPolicyAlgorithm):
+        chunk = model.n_steps * model.n_envs
+    elif getattr(model, "train_freq", None) is not None and model.train_freq.unit == TrainFrequencyUnit.STEP:
+        chunk = model.train_freq.frequency * model.n_envs
+    else:
+        return total_timesteps
+    return start + math.ceil((total_timesteps - start) / chunk) * chunk
+
+
 class ProgressCallback(BaseCallback):
-    """A tqdm progress bar over the run's total environment steps (silent without tqdm)."""
+    """A tqdm progress bar over the run's environment steps (silent without tqdm).
+
+    Its total is the step the run stops at (:func:`last_step`: whole rollouts, so a little past
+    ``total``), and it never counts past it.
+
+    Args:
+        total: the run's ``total_timesteps``.
+    """
 
     def __init__(self, total: int) -> None:
         super().__init__()
@@ -202,11 +238,16 @@ class ProgressCallback(BaseCallback):
             from tqdm import tqdm
         except ImportError:
             return
-        self.bar = tqdm(total=self.total, initial=self.num_timesteps, unit="step", dynamic_ncols=True)
+        self.bar = tqdm(
+            total=last_step(self.model, self.total),
+            initial=self.num_timesteps,
+            unit="step",
+            dynamic_ncols=True,
+        )
 
     def _on_step(self) -> bool:
         if self.bar is not None:
-            self.bar.update(self.num_timesteps - self.bar.n)
+            self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
         return True
 
     def _on_training_end(self) -> None:
@@ -261,29 +302,37 @@ class CheckpointCallback(BoundaryCallback):
 
 
 class SelfPlayCallback(BoundaryCallback):
-    """Every ``every`` steps, saves a frozen snapshot of the learner and adds it to every env's pool.
+    """Every ``config.selfplay.snapshot_every`` steps, a frozen snapshot of the learner joins every
+    env's pool.
 
-    Snapshots are ``snapshots/step_<N>.zip`` in the run directory; :attr:`paths` lists them relative
-    to it (a moved or copied run directory keeps them).
+    The snapshot is taken in memory (:meth:`LearnedPolicy.snapshot`, a copy of the weights) and handed
+    to the pools; its file, ``snapshots/step_<N>.zip`` in the run directory, is written too, for a
+    resumed run to rebuild the pool from and for evaluating the run's intermediate models, but not
+    read back. :attr:`paths` lists the files relative to the run directory (a moved or copied run
+    directory keeps them).
     """
 
-    def __init__(self, run_dir: Path, every: int, metadata: Callable[[], dict[str, Any]]) -> None:
-        super().__init__(every)
+    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
+        super().__init__(config.selfplay.snapshot_every)
+        self.config = config
         self.run_dir = Path(run_dir)
-        self.metadata = metadata
         self.paths: list[str] = []
 
     def act(self) -> None:
-        """Save a snapshot now and add it to the pools."""
+        """Take a snapshot now: write its file and add the copy in memory to the pools."""
+        step = self.model.num_timesteps
         path = save_model(
-            self.model, self.run_dir / "snapshots" / f"step_{self.model.num_timesteps}.zip", self.metadata()
+            self.model, self.run_dir / "snapshots" / f"step_{step}.zip", final_metadata(self.config, step)
         )
-        self.add(path.relative_to(self.run_dir).as_posix())
+        game, view = learner_view(self.config)
+        player = LearnedPolicy.snapshot(self.model, game, view.learner_seat, view.mask_in_observation)
+        self.add(path.relative_to(self.run_dir).as_posix(), player=player)
 
-    def add(self, path: str, env: VecEnv | None = None) -> None:
-        """Add a snapshot file (relative to the run directory) to every env's pool of ``env``
-        (default: the training env)."""
-        (env or self.training_env).env_method("update_opponents", "add_snapshot", str(self.run_dir / path))
+    def add(self, path: str, env: VecEnv | None = None, player: LearnedPolicy | None = None) -> None:
+        """Add a snapshot file (relative to the run directory) to every env's pool of ``env`` (default:
+        the training env): ``player``, its copy in memory, or else the file loaded by each pool."""
+        args = [str(self.run_dir / path)] + ([] if player is None else [player])
+        (env or self.training_env).env_method("update_opponents", "add_snapshot", *args)
         self.paths.append(path)
 
     def state_dict(self) -> dict[str, Any]:
@@ -303,17 +352,21 @@ class SelfPlayCallback(BoundaryCallback):
 class EvaluationCallback(BoundaryCallback):
     """Every ``every`` steps, plays the learner against each baseline (seats rotated) and logs it.
 
-    Logs ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to
-    ``eval.csv`` in the run directory (at step 0 too when the run starts with imitation);
-    :attr:`history` holds every record, and :meth:`write_csv` rewrites the file from it (a resumed run
-    drops the rows after its checkpoint that way).
+    Says each matchup as it starts with ``announce`` (a line: what it plays, how many games), logs
+    ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to ``eval.csv``
+    in the run directory (at step 0 too when the run starts with imitation); :attr:`history` holds
+    every record, and :meth:`write_csv` rewrites the file from it (a resumed run drops the rows after
+    its checkpoint that way).
     """
 
     COLUMNS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
 
-    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
+    def __init__(
+        self, config: TrainConfig, run_dir: Path, announce: Callable[[str], Any] | None = None
+    ) -> None:
         super().__init__(config.eval.every)
         self.config = config
+        self.announce = announce
         self.csv = Path(run_dir) / "eval.csv"
         self.history: list[dict[str, Any]] = []
         #: Evaluate before the first step too: a warm-started policy's starting point (step 0).
@@ -336,6 +389,8 @@ class EvaluationCallback(BoundaryCallback):
         step = self.model.num_timesteps
         records = []
         for opponent in self.config.eval.opponents:
+            if self.announce is not None:
+                self.announce(self.describe(game, opponent, step))
             rec = evaluate_against(
                 game,
                 learner,
@@ -361,6 +416,17 @@ class EvaluationCallback(BoundaryCallback):
         if self.every:
             self.last = step - step % self.every
         return records
+
+    def describe(self, game: Game, opponent: str, step: int) -> str:
+        """The line announcing an evaluation against ``opponent``: what it plays and how many games."""
+        seat = self.config.learner_seat
+        matchup = evaluation_matchup(game, opponent, self.config.eval.games, seat)
+        others = game.num_players - 1
+        where = "seats rotated" if seat is None else f"the learner in seat {seat}"
+        return (
+            f"evaluation at step {step:,}: {matchup.num_games:,} games of the learner against "
+            f"{others} {opponent} player{'s' if others > 1 else ''} ({where})"
+        )
 
     @staticmethod
     def row(rec: dict[str, Any]) -> list[Any]:

@@ -274,6 +274,45 @@ def test_bad_hyperparameters_stop_before_a_run_directory_exists(tmp_path, capsys
         load_config(None, ["policy_kwargs.activation_fn=relu"])
 
 
+# -- what a run shows ------------------------------------------------------------------------------
+SHOWN = ["game_options.num_players=2", "n_envs=2", "eval.every=256", "eval.games=2", "checkpoint_every=10000"]
+SHOWN_ALGO = {
+    # PPO rolls out n_steps x n_envs = 128 steps at a time: 600 steps asked, 5 rollouts, 640 steps.
+    "ppo": (ROOT / "configs" / "sorry_v0" / "ppo.yaml", 600, 640,
+            ["hyperparameters.n_steps=64", "hyperparameters.batch_size=64"]),
+    # DQN collects train_freq x n_envs = 8 steps at a time: 602 asked, 608 played.
+    "dqn": (ROOT / "configs" / "sorry_v0" / "dqn.yaml", 602, 608,
+            ["hyperparameters.learning_starts=64", "hyperparameters.buffer_size=500",
+             "hyperparameters.batch_size=32"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_the_progress_bar_ends_at_the_last_step_and_evaluations_say_what_they_play(tmp_path, capsys, algo):
+    """The step bar's total is the step the run stops at (whole rollouts: a little past total_timesteps)
+    and its count never passes it; every evaluation first says what it plays and how many games, one
+    line per opponent (one per row of eval.csv)."""
+    import re
+
+    from boardenvs_agents.learning.run import start_run
+
+    config, asked, stops, extra = SHOWN_ALGO[algo]
+    settings = [*SHOWN, f"total_timesteps={asked}", *extra]
+    result = start_run(load_config(config, settings), tmp_path, "run", progress=True)
+    err = capsys.readouterr().err
+    assert result.metrics["timesteps"] == stops
+    counts = [(int(n), int(total)) for n, total in re.findall(r"(\d+)/(\d+) \[", err)]
+    assert counts and {total for _, total in counts} == {stops}
+    assert max(n for n, _ in counts) == counts[-1][0] == stops and "100%" in err
+    announced = [line for line in err.replace("\r", "\n").splitlines() if line.startswith("evaluation at")]
+    rows = [row.split(",") for row in eval_rows(result.run_dir)[1:]]
+    assert [int(step) for step, *_ in rows] == [256, 256, 512, 512, stops, stops]
+    assert announced == [
+        f"evaluation at step {step}: {games} games of the learner against 1 {opponent} player (seats rotated)"
+        for step, opponent, games, *_ in rows
+    ]
+
+
 # -- runs: exact resume ----------------------------------------------------------------------------
 # A run small enough for the suite (8 rollouts of 256 steps), with everything a resume must restore:
 # self-play snapshots (one retired from a pool of 2), periodic evaluations, a checkpoint per rollout.
@@ -493,6 +532,58 @@ def test_a_refused_resume_writes_nothing_and_the_run_stays_resumable(uninterrupt
     metrics = train_run(["--resume", str(run), "--no-progress"])
     assert metrics["timesteps"] == 2048
     assert same_tensors(weights(run), weights(uninterrupted))
+
+
+def test_snapshots_are_taken_in_memory_and_a_resume_rebuilds_the_pool_from_their_files(tmp_path, monkeypatch):
+    """A run hands its pools each self-play snapshot in memory and reads no snapshot file back (each is
+    written, as the run's model at that step); resumed, it rebuilds the pools from the files: the same
+    snapshots, with the weights the run that was not stopped played, and the same final weights."""
+    import numpy as np
+
+    from boardenvs_agents.learning.run import _Session, resume_run, start_run
+    from boardenvs_agents.learning.selfplay import OpponentPool
+
+    in_memory, read, restored = {}, [], []
+    add_snapshot, restore = OpponentPool.add_snapshot, _Session._restore
+    from_file = LearnedPolicy.from_file.__func__
+
+    def spy_add(pool, path, player=None):
+        kept = add_snapshot(pool, path, player)
+        if player is not None:
+            in_memory.setdefault(pool.snapshot_paths[-1], pool._snapshots[-1].network)
+        return kept
+
+    def spy_from_file(cls, path, *args, **kwargs):
+        read.append(f"snapshots/{Path(path).name}")
+        return from_file(cls, path, *args, **kwargs)
+
+    def spy_restore(session, state):
+        restore(session, state)
+        restored.extend(env.sampler for env in session.vec_env.envs)
+
+    monkeypatch.setattr(OpponentPool, "add_snapshot", spy_add)
+    monkeypatch.setattr(LearnedPolicy, "from_file", classmethod(spy_from_file))
+    monkeypatch.setattr(_Session, "_restore", spy_restore)
+    settings = [*RUN, "total_timesteps=1280", "selfplay.snapshot_every=256", "eval.every=0"]
+    run = start_run(load_config(PPO, settings), tmp_path, "run", progress=False).run_dir
+    names = [f"snapshots/step_{step}.zip" for step in (256, 512, 768, 1024)]
+    assert sorted(in_memory) == sorted(names) and read == []
+    assert sorted(p.relative_to(run).as_posix() for p in (run / "snapshots").iterdir()) == sorted(names)
+
+    reference = copy_run(run, tmp_path)
+    shutil.rmtree(max((run / "checkpoint").glob("step_*")))  # resume at step 1024, the last snapshot's
+    assert resume_run(run, progress=False).resumed_from == 1024
+    assert set(names[2:]) <= set(read) <= set(names)  # the pool's two, and retired ones still seated
+    assert len(restored) == 2
+    for pool in restored:
+        assert pool.snapshot_paths == names[2:]
+        for name, player in zip(pool.snapshot_paths, pool._snapshots, strict=True):
+            assert all(
+                np.array_equal(w, w0) and np.array_equal(b, b0) and a == a0
+                for (w, b, a), (w0, b0, a0) in zip(player.network.layers, in_memory[name].layers, strict=True)
+            )
+    assert eval_rows(run) == eval_rows(reference)
+    assert same_tensors(weights(run), weights(reference))
 
 
 @pytest.mark.parametrize(

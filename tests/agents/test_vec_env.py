@@ -18,7 +18,7 @@ from boardenvs_agents.learning.config import TrainConfig
 from boardenvs_agents.learning.masked_dqn import MaskedDQN
 from boardenvs_agents.learning.models import LearnedPolicy, save_model
 from boardenvs_agents.learning.network import NumpyMLP, TorchNetwork, frozen_network
-from boardenvs_agents.learning.training import final_metadata, make_vec_env
+from boardenvs_agents.learning.training import final_metadata, learner_view, make_vec_env
 from boardenvs_agents.learning.vec_env import BatchedVecEnv
 
 OPTIONS = {"num_players": 4}
@@ -226,6 +226,54 @@ def test_worker_processes_and_self_play_pools_play_the_same_games(tmp_path):
         else:
             pytest.fail("no episode ended")
         assert vecs[1].env_is_wrapped(Monitor) == [True] * 3
+    finally:
+        for vec in vecs:
+            vec.close()
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_a_snapshot_taken_in_memory_scores_as_its_file(tmp_path, algo):
+    """LearnedPolicy.snapshot (what training hands the self-play pools) is a copy of the weights: the
+    scores of the model saved at that moment and loaded from its file, bit for bit, whatever the model
+    does next."""
+    model = tiny_model(algo)
+    dqn = algo == "dqn"
+    game = make_game("sorry_v0", **OPTIONS)
+    path = save_model(model, tmp_path / "snapshot.zip", final_metadata(TrainConfig(algo=algo), 0))
+    player = LearnedPolicy.snapshot(model, game, None, dqn)
+    with torch.no_grad():  # the model trains on after the snapshot
+        for parameter in model.policy.parameters():
+            parameter.mul_(-1.5)
+    encoded = [player.encode(state) for state in decision_states(40, seed=4)]
+    observations, masks = [o for o, _ in encoded], np.stack([m for _, m in encoded])
+    from_file = LearnedPolicy.from_file(path, game).network.scores(observations, masks)
+    assert np.array_equal(player.network.scores(observations, masks), from_file)
+    assert not np.array_equal(frozen_network(model).scores(observations, masks), from_file)
+    assert player.model is None and player.deterministic and player.clone().network is player.network
+    with pytest.raises(ValueError, match="no value head"):
+        player.value(decision_states(1)[0])
+
+
+def test_a_snapshot_added_in_memory_plays_the_games_of_its_file(tmp_path):
+    """Pools given the snapshot in memory (in this process and in worker processes, which get it
+    pickled) play exactly the games of pools that load it from its file: same opponent moves, same
+    positions, and the same names in their checkpoints."""
+    config = pool_config("dummy")
+    model = MaskablePPO("MlpPolicy", make_vec_env(config), policy_kwargs={"net_arch": [32, 32]}, seed=0)
+    path = save_model(model, tmp_path / "snapshots" / "step_0.zip", final_metadata(config, 0))
+    game, view = learner_view(config)
+    player = LearnedPolicy.snapshot(model, game, view.learner_seat, view.mask_in_observation)
+    vecs = [with_snapshot(pool_config("batched"), tmp_path, model)]
+    for kind, workers in [("batched", None), ("subproc", 2)]:
+        vec = make_vec_env(pool_config(kind, workers), root=tmp_path)
+        vec.env_method("update_opponents", "add_snapshot", str(path), player)
+        vecs.append(vec)
+    try:
+        assert lockstep(vecs, 150) > 0
+        assert vecs[0].decisions == vecs[1].decisions == vecs[2].decisions > 100
+        pools = [vec.env_method("state_dict")[0]["env"]["sampler"] for vec in vecs]
+        assert pools[0] == pools[1] == pools[2] == {"baselines": ["random", "heuristic"],
+                                                    "snapshots": ["snapshots/step_0.zip"]}  # fmt: skip
     finally:
         for vec in vecs:
             vec.close()
