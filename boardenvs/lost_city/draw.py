@@ -39,7 +39,7 @@ from boardenvs.core.game import Game
 from boardenvs.core.positions import random_position
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
-from boardenvs.lost_city.board import MOVE_OFFSETS
+from boardenvs.lost_city.board import FIRST_SPAWNS, MOVE_OFFSETS
 from boardenvs.lost_city.rules import (
     ABILITY,
     ATTACK,
@@ -1097,9 +1097,15 @@ def example_state(game: Game, seed: int, steps: int) -> LostCityState:
 #: The docs picture: six players, round 33: Chris has rolled 60 damage on Safina and a black colour die,
 #: holds a +20 Damage card he may add; Rob controls the seduced Aaron; Jamie is out.
 EXAMPLE_PLAYERS, EXAMPLE_SEED, EXAMPLE_STEPS = 6, 2816, 249
-#: The options of the docs picture's game: characters drawn at random and the first colour die (one
-#: black face), the game the picture was first made from (the picture shows no option).
-EXAMPLE_OPTIONS = {"num_players": EXAMPLE_PLAYERS, "characters": "random", "black_faces": 1}
+#: The options of the docs picture's game: characters drawn at random, the first colour die (one
+#: black face) and the first design's spawns (T3), the game the picture was first made from (the
+#: picture shows no option).
+EXAMPLE_OPTIONS = {
+    "num_players": EXAMPLE_PLAYERS,
+    "characters": "random",
+    "black_faces": 1,
+    "spawns": FIRST_SPAWNS,
+}
 
 
 def save_example(game: Game, path: str, view: int | None = None) -> None:
