@@ -3,6 +3,7 @@ scripts/train.py end to end for every config, and runs killed at any moment resu
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -212,36 +213,59 @@ def run_train(*args, cwd, timeout=300):
     )
 
 
-def stand_in_stage_one(config: Path, tmp_path: Path) -> list[str]:
+def first_stage(config: Path) -> Path:
+    """The config of a fine-tuning config's stage 1: the one its comments train under the run name that
+    its ``init_model`` reads (``runs/<name>/final_model.zip``)."""
+    text = config.read_text()
+    name = Path(yaml.safe_load(text)["init_model"]).parent.name
+    for path, run_name in re.findall(r"--config (\S+\.yaml) --name (\S+)", text):
+        if run_name == name:
+            return ROOT / path
+    raise AssertionError(f"{config.name}: no comment trains stage 1 with --name {name}")
+
+
+def stage_one_sets(config: Path, stage_one: Path) -> list[str]:
     """``--set``s that point a fine-tuning config's ``init_model`` (stage 1 of its recipe, absent from a
-    clean checkout), and the seat teachers that play that model, at a stand-in: the same config trained
-    for a few steps from scratch."""
+    clean checkout), and the seat teachers that play that model, at ``stage_one``: a tiny run of stage
+    1's own config."""
     data = yaml.safe_load(config.read_text())
-    algo = config.stem.partition("_")[0]
-    proc = run_train(
-        "--config", str(config), *TINY, *TINY_ALGO[algo], *(f for s in NO_STAGE_ONE for f in ("--set", s)),
-        "--runs", str(tmp_path), "--name", "stage1", "--no-progress", cwd=tmp_path,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    model = tmp_path / "stage1" / "final_model.zip"
-    stage_one = f"ppo:{data['init_model']}"
+    stage_one_spec = f"ppo:{data['init_model']}"
     teachers = data.get("imitation", {}).get("seat_teachers", {})
     mapped = ", ".join(
-        f"{seat}: {f'ppo:{model}' if spec == stage_one else spec}" for seat, spec in teachers.items()
+        f"{seat}: {f'ppo:{stage_one}' if spec == stage_one_spec else spec}" for seat, spec in teachers.items()
     )
-    return ["--set", f"init_model={model}", "--set", f"imitation.seat_teachers={{{mapped}}}"]
+    return ["--set", f"init_model={stage_one}", "--set", f"imitation.seat_teachers={{{mapped}}}"]
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """scripts/train.py on a shipped config with the tiny budget, each config trained once a module: a
+    fine-tuning config's stage 1 is the tiny run of stage 1's config, the one its smoke test checks."""
+    done: dict[Path, tuple[subprocess.CompletedProcess, Path]] = {}
+
+    def train(config: Path) -> tuple[subprocess.CompletedProcess, Path]:
+        if config not in done:
+            algo = config.stem.partition("_")[0]
+            stage_one = []
+            if fine_tunes(config):
+                proc, stage_one_run = train(first_stage(config))
+                assert proc.returncode == 0, proc.stderr[-3000:]
+                stage_one = stage_one_sets(config, stage_one_run / "final_model.zip")
+            runs = tmp_path_factory.mktemp(f"{config.parent.name}-{config.stem}")
+            proc = run_train(
+                "--config", str(config), *TINY, *TINY_ALGO[algo], *stage_one, "--runs", str(runs),
+                "--name", "run", "--no-progress", cwd=runs,
+            )  # fmt: skip
+            done[config] = (proc, runs / "run")
+        return done[config]
+
+    return train
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: f"{p.parent.name}-{p.stem}")
-def test_train_script_smoke(config, tmp_path):
-    algo = config.stem.partition("_")[0]
-    stage_one = stand_in_stage_one(config, tmp_path) if fine_tunes(config) else []
-    proc = run_train(
-        "--config", str(config), *TINY, *TINY_ALGO[algo], *stage_one, "--runs", str(tmp_path),
-        "--name", "run", "--no-progress", cwd=tmp_path,
-    )  # fmt: skip
+def test_train_script_smoke(config, tiny_run):
+    proc, run = tiny_run(config)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    run = tmp_path / "run"
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["timesteps"] >= 512 and metrics["steps_per_second"] > 0
     assert 0 < metrics["env_share_of_time"] < 1

@@ -26,7 +26,8 @@ from boardenvs.sorry.rules import (
     SorryState,
 )
 
-GAMES_PER_CONFIG = 300  # x 6 configurations = 1,800 games, plus the option variants below
+# x 6 configurations = 1,020 games (the README's thousand), plus the 125 of the option variants below.
+GAMES_PER_CONFIG = 170
 CONFIGS = [(n, rule) for n in (2, 3, 4) for rule in ("own_color", "classic")]
 NUM_KINDS = len(CARD_COUNTS)
 VALID_POSITIONS = range(START + 1)  # 0-59 track, 60-64 safety, 65 Home, 66 Start
