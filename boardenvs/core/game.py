@@ -67,7 +67,8 @@ class Game(ABC):
         game = f.get("game")
         f.check(game == self.name, "game", f"= {show(game)} is not {self.name!r}")
         state = self.state_class.from_dict(data)  # the game's own checks of every field
-        options = f.get("options")
+        # Compared as built (the options' own normalisation, e.g. Lost City's spawns beyond the count).
+        options = options_to_dict(state.options)  # type: ignore[attr-defined]
         if options != options_to_dict(self.options):
             raise StateDictError(
                 f"{self.name} state: made with options {options}, this game has "

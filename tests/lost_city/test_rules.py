@@ -173,6 +173,11 @@ def test_t3_spawns_beyond_the_player_count_are_dropped():
     assert [s.geo.cell(p) for p in s.pos] == [(0, 0), (11, 11), (0, 11)]
     with pytest.raises(ValueError, match="default spawns are for 12x12"):
         LostCityOptions(num_players=2, board_size=6, ruins=())
+    # a state saved with the seven spawns written out loads into the default 4-player game
+    game = LostCityGame(num_players=4)
+    data = game.new_initial_state().to_dict()
+    data["options"]["spawns"] = [list(sq) for sq in FIRST_SPAWNS]
+    assert game.state_from_dict(data) == game.new_initial_state()
 
 
 def test_t3_custom_spawns_option():
