@@ -93,8 +93,7 @@ def find_record(game_name: str) -> GameRecord | None:
         raise RecordEntryPointError(f"{_describe(entry)} fails to load: {type(err).__name__}: {err}") from err
     if not isinstance(record, GameRecord):
         raise RecordEntryPointError(
-            f"{_describe(entry)} names a {type(record).__name__}, not a "
-            "boardenvs_agents.games.record.GameRecord"
+            f"{_describe(entry)} names {record!r}, not a boardenvs_agents.games.record.GameRecord"
         )
     if record.game != game_name:
         raise RecordEntryPointError(f"{_describe(entry)} names the record of {record.game!r}")
