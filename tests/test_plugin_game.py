@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,27 @@ def ok(proc: subprocess.CompletedProcess) -> str:
     return proc.stdout
 
 
+def test_the_tutorial_package_installs_with_pip_and_registers_its_game_and_record(pig, tmp_path):
+    site, source = tmp_path / "site", tmp_path / "source"  # a copy: the build leaves files in its source
+    shutil.copytree(pig["package"], source)
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+    proc = subprocess.run([*pip, "--target", str(site), str(source)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    (written,) = site.glob("boardenvs_pig-0.1.0.dist-info/entry_points.txt")
+    assert (
+        written.read_text().split()
+        == (pig["root"] / "full")
+        .joinpath("boardenvs_pig-0.1.0.dist-info", "entry_points.txt")
+        .read_text()
+        .split()
+    )  # the dist-info the other tests write is the one pip writes
+    probe = "import boardenvs; from boardenvs_agents.games import find_record; "
+    probe += "print(boardenvs.make_game('pig_v0').name, find_record('pig_v0').champion)"
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert out.stdout.split() == ["pig_v0", "('heuristic',)"], out.stderr
+
+
 def test_the_game_is_made_by_boardenvs_and_gymnasium_from_its_entry_point(pig):
     script = """
 import json, gymnasium, numpy as np, boardenvs
@@ -140,6 +162,20 @@ def test_balance_measures_random_players_without_a_record(pig, tmp_path):
     assert "pig_v0, 2 players" in text
     proc = run(pig, ["rules"], "boardenvs-balance", "--game", "pig_v0", "--games", "2")  # the heuristic's
     assert proc.returncode == 2 and "record of 'pig_v0'" in proc.stderr
+
+
+def test_the_league_plays_it_with_the_generic_strategy_figures(pig, tmp_path):
+    config = tmp_path / "league.yaml"
+    config.write_text(
+        "game: pig_v0\ngame_options: {num_players: 2}\nseed: 0\nbaselines: [random]\n"
+        "agents: {random: random, mcts: mcts:sims=10}\ngames: 4\n"
+    )
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- league:start -->\n<!-- league:end -->\n")
+    args = ["--game", "pig_v0", "--config", str(config), "--out", str(tmp_path / "out"), "--no-progress"]
+    ok(run(pig, ["rules"], "boardenvs-league", *args, "--readme", str(readme)))
+    page = (tmp_path / "out" / "pig_v0.md").read_text()
+    assert "| agent | seat-games | choices per game |\n|---|---:|---:|\n| `random` | 4 |" in page
 
 
 def test_train_runs_the_tutorial_config(pig):
