@@ -37,7 +37,7 @@ How one decision is searched (``MCTSPolicy.act``):
    (``leaf="eval"``, :mod:`boardenvs_agents.games`). Random rollouts to the end are the default, as the
    one setting that needs nothing game-specific; but a random Sorry! game runs about 200 decisions and
    a Gangsi one several hundred, so ``depth=10,leaf="eval"`` is 10-20 times faster (and is what the
-   league's strength table measures).
+   README's strength table measures).
 6. **The move played** is the root child with the most visits (ties: the higher mean value for
    ``me``, then the lower action id). A lone legal action is returned at once, without a search.
 
