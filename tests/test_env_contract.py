@@ -8,8 +8,9 @@ game gets the whole suite with no edit here.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from env_contract import CHECKS, config_id, contract_configs, other_options
+from env_contract import CHECKS, config_id, contract_configs, other_options, run_contract
 
 import boardenvs
 
@@ -43,3 +44,19 @@ def test_unknown_env_name_raises():
         boardenvs.make("nosuchgame_v7")
     with pytest.raises(ValueError, match="nosuchgame_v7"):
         boardenvs.make_game("nosuchgame_v7")
+
+
+def test_the_checks_catch_a_broken_env(monkeypatch):
+    # A mask that offers every action (illegal ones too) breaks the contract, and the report names
+    # the env, the options and the check.
+    from boardenvs.core.aec import BoardGameEnv
+
+    observe = BoardGameEnv.observe
+
+    def leaky_observe(self, agent):
+        obs = observe(self, agent)
+        return {**obs, "action_mask": np.ones_like(obs["action_mask"])}
+
+    monkeypatch.setattr(BoardGameEnv, "observe", leaky_observe)
+    with pytest.raises(AssertionError, match="sorry_v0 default: masks_and_observations"):
+        run_contract("sorry_v0", [{}], checks=["masks_and_observations"])
