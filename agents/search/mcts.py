@@ -1,5 +1,6 @@
-"""Monte Carlo tree search over the rules states: UCT with chance nodes, max^n values, and
-information-set sampling (single-observer ISMCTS) for hidden information.
+"""Monte Carlo tree search over the rules states: UCT (or PUCT with a prior) with chance nodes, max^n
+values, information-set sampling (single-observer ISMCTS) for hidden information, and leaves scored by
+an evaluator (rollouts, or a learned policy-value network).
 
 How one decision is searched (``MCTSPolicy.act``):
 
@@ -22,28 +23,47 @@ How one decision is searched (``MCTSPolicy.act``):
 3. **Chance nodes** are sampled with the policy's own generator (OpenSpiel style) and the outcome is a
    child of its own, so the positions after different cards or dice keep separate statistics (a
    player who decides after a draw knows the card). Chance children met on the way down are created
-   as they are sampled; each simulation adds exactly one decision edge, then rolls out.
-4. **Max^n backups.** Every node sums the return of *every* player (``state.returns()``); the player
-   to move at a node picks the child maximizing its own component: ``Q_p + c * sqrt(ln(avail) / n)``.
-   Nothing assumes two players or alternation: eliminated players (``is_out``) never move again and
-   keep their final return, and a player taking several micro-actions in a row is simply the mover
-   of several nodes in a row.
-5. **Rollouts** play uniformly random legal moves (``rollout="random"``) or the game's heuristic
-   (``rollout="heuristic"``, or any spec such as ``"heuristic:depth=1"``), chance sampled with the same
-   generator, to the end of the game (every game has its own cap: Sorry! ``max_turns``, Gangsi
-   ``max_rounds``, Lost City and Neighborhood their round caps) or for at most ``depth`` decisions.
-   A rollout cut off by ``depth`` scores ``state.returns()`` there (``leaf="returns"``: 0, a draw, for
-   every player still in, the final -1 of players already out) or the game's progress measure
-   (``leaf="eval"``, :mod:`boardenvs_agents.games`). Random rollouts to the end are the default, as the
-   one setting that needs nothing game-specific; but a random Sorry! game runs about 200 decisions and
-   a Gangsi one several hundred, so ``depth=10,leaf="eval"`` is 10-20 times faster (and is what the
-   README's strength table measures).
-6. **The move played** is the root child with the most visits (ties: the higher mean value for
-   ``me``, then the lower action id). A lone legal action is returned at once, without a search.
+   as they are sampled.
+4. **Max^n backups and selection.** Every node sums the return of *every* player (``state.returns()``,
+   or the evaluator's value per player); the player to move at a node picks the child maximizing its
+   own component. Nothing assumes two players or alternation: eliminated players (``is_out``) never
+   move again and keep their final return, and a player taking several micro-actions in a row is
+   simply the mover of several nodes in a row. The rule follows the evaluator (``selection``):
 
-Everything random comes from ``self.rng`` (determinizations, chance, rollouts, the heuristic used in
-rollouts, untried-action order), so a policy reset with a seed repeats its decisions exactly; the
-clock is read only when ``seconds`` is set.
+   - **UCT** without a prior (the rollout evaluators): untried actions first (one drawn at random),
+     then ``Q_p + c * sqrt(ln(avail) / n)``. Each simulation adds exactly one decision edge; the
+     position after it (and after any chance that follows, sampled outside the tree) is the leaf.
+   - **PUCT** with a prior (AlphaZero): ``Q_p + c * P(a) * sqrt(N) / (1 + n)``, ``N`` the node's
+     visits, ``P`` the prior the evaluator gave when the node was evaluated, ``Q_p`` of an unvisited
+     action the node's own mean value for ``p`` (an action legal in this determinization only has the
+     uniform share as prior). A simulation descends until a decision node never evaluated (the root,
+     at the first simulation; then the node after a new edge or after a chance outcome not met
+     before) or a terminal one: that node is the leaf, and its prior is kept on it.
+5. **Leaves are evaluated** by an :class:`~boardenvs_agents.search.evaluators.Evaluator` (a terminal
+   leaf scores its returns): a value per player, and a prior over the moves of the player to move
+   (:mod:`boardenvs_agents.search.evaluators` states the contract). The default,
+   :class:`~boardenvs_agents.search.evaluators.RolloutEvaluator`, is set by ``rollout``, ``depth`` and
+   ``leaf``: rollouts play uniformly random legal moves (``rollout="random"``) or the game's
+   heuristic (``rollout="heuristic"``, or any spec such as ``"heuristic:depth=1"``), chance sampled
+   with the same generator, to the end of the game (every game has its own cap: Sorry! ``max_turns``,
+   Gangsi ``max_rounds``, Lost City and Neighborhood their round caps) or for at most ``depth``
+   decisions. A rollout cut off by ``depth`` scores ``state.returns()`` there (``leaf="returns"``: 0,
+   a draw, for every player still in, the final -1 of players already out) or the game's progress
+   measure (``leaf="eval"``, :mod:`boardenvs_agents.games`). Random rollouts to the end are the
+   default, as the one setting that needs nothing game-specific; but a random Sorry! game runs about
+   200 decisions and a Gangsi one several hundred, so ``depth=10,leaf="eval"`` is 10-20 times faster
+   (and is what the README's strength table measures). A learned policy-value network is an evaluator
+   too (:class:`boardenvs_agents.learning.evaluator.NetworkEvaluator`, spec
+   ``mcts:evaluator=ppo:sorry_v0``): its policy is the prior, its value head the value, and the search
+   runs PUCT. The rollout evaluators give a uniform prior and keep the search exactly what it was
+   before evaluators (the same moves from the same seeds: ``tests/agents/test_mcts_pinned.py``).
+6. **The move played** is the root child with the most visits (ties: the higher mean value for
+   ``me``, then the higher prior, then the lower action id: with one simulation and a prior, the
+   prior's favourite). A lone legal action is returned at once, without a search.
+
+Everything random comes from ``self.rng`` (determinizations, chance, the evaluator's rollouts and the
+heuristic they use, untried-action order), so a policy reset with a seed repeats its decisions
+exactly; the clock is read only when ``seconds`` is set.
 
 Known limits, as for any single-observer ISMCTS: the other players are modelled as if they saw the
 sampled world (they act on its hidden information inside the tree), and a Kyonshi's later decisions in
@@ -343,6 +363,9 @@ def make_mcts(
     game_name: str, seed: int | None, game_options: dict[str, Any] | None, **options: Any
 ) -> MCTSPolicy:
     """The registry's factory for specs such as ``mcts:sims=200,rollout=heuristic`` (any game).
+
+    ``evaluator`` is an :class:`~boardenvs_agents.search.evaluators.Evaluator` object: the registry
+    turns ``evaluator=ppo:<game>`` in a spec into one (search knows nothing of learning).
 
     Raises:
         ValueError: for unknown or out-of-range options.
