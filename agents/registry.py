@@ -85,6 +85,33 @@ def _learned(algo: str) -> Callable[..., Policy]:
     return make
 
 
+def _mcts(
+    game_name: str,
+    seed: int | None,
+    game_options: dict[str, Any] | None,
+    evaluator: Any = "rollout",
+    **options: Any,
+) -> Policy:
+    """``mcts:...`` (:func:`boardenvs_agents.search.mcts.make_mcts`); ``evaluator=<algo>:<model>``
+    (e.g. ``ppo:sorry_v0``) searches with that learned model's policy as prior and its value head as
+    leaf value (:class:`boardenvs_agents.learning.evaluator.NetworkEvaluator`) instead of rollouts
+    (``evaluator=rollout``, the default, set by ``rollout``, ``depth`` and ``leaf``)."""
+    from boardenvs_agents.search.mcts import make_mcts
+
+    if evaluator != "rollout":
+        name, _ = parse_spec(str(evaluator))
+        if name not in _FACTORIES or name == "mcts":
+            raise ValueError(
+                f"mcts: unknown evaluator {evaluator!r}; evaluators are 'rollout' (the default: random or "
+                "heuristic rollouts, set with rollout=, depth=, leaf=) or a learned policy-value model, "
+                f"'<algo>:<game or path to .zip>' (e.g. 'ppo:{game_name}')"
+            )
+        from boardenvs_agents.learning.evaluator import NetworkEvaluator
+
+        options["evaluator"] = NetworkEvaluator(make_policy(str(evaluator), game_name, None, game_options))
+    return make_mcts(game_name, seed, game_options, **options)
+
+
 def _lazy(target: str) -> Callable[..., Policy]:
     """The factory ``"module:function"``, imported on first use (torch, ray, ... only when asked for)."""
 
@@ -99,7 +126,7 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": _random,
     "heuristic": _heuristic,
     "human": _lazy("boardenvs_agents.human:make_human"),
-    "mcts": _lazy("boardenvs_agents.search.mcts:make_mcts"),
+    "mcts": _mcts,
     "rollouts": _lazy("boardenvs_agents.search.rollouts:make_rollouts"),
     "champion": _lazy("boardenvs_agents.search.champion:make_champion"),
     "ppo": _learned("ppo"),
