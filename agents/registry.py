@@ -1,6 +1,7 @@
 """Policies by name: ``make_policy(spec, game_name, seed)``.
 
-A spec is ``name`` or ``name:key=value,key=value`` (values parsed as int, float, true/false or text).
+A spec is ``name`` or ``name:key=value,key=value`` (values read by the one ``key=value`` grammar of
+:mod:`boardenvs_agents.keyvalue`: int, float, true/false, else text).
 Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_v0`` (a model shipped in
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boardenvs_agents.base import Policy, RandomPolicy
+from boardenvs_agents.keyvalue import KeyValueError, parse_item
 
 
 def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
@@ -155,20 +157,13 @@ def policy_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value,..."`` into the name and its options."""
+    """Split ``"name:key=value,..."`` into the name and its options (each value read by
+    :func:`boardenvs_agents.keyvalue.parse_item`).
+
+    Raises:
+        ValueError: for an option that is not ``key=value`` or a value that cannot be read, naming it.
+    """
     name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
     if rest:
@@ -176,10 +171,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             if i == 0 and "=" not in item:  # "ppo:path/to/model.zip": the model comes first
                 options["model"] = item.strip()
                 continue
-            key, eq, value = item.partition("=")
-            if not eq or not key:
-                raise ValueError(f"bad agent spec {spec!r}: options are key=value pairs separated by commas")
-            options[key.strip()] = _value(value.strip())
+            try:
+                key, value = parse_item(item, "option")
+            except KeyValueError as err:
+                raise ValueError(
+                    f"bad agent spec {spec!r}: {err} (options are key=value pairs separated by commas)"
+                ) from None
+            options[key] = value
     return name.strip(), options
 
 
