@@ -8,7 +8,9 @@ Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_
 Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
 (``agents/search/mcts.py``), ``rollouts`` (a base policy improved by paired rollouts,
 ``agents/search/rollouts.py``), ``champion`` (the strongest shipped agent of a game,
-``agents/search/champion.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
+``agents/search/champion.py``), ``rllib`` (a Ray RLlib run), and every registered learning algorithm
+(``ppo``, ``dqn``, or one of yours: :mod:`boardenvs_agents.learning.algorithms`), whose record plays its
+saved models.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from boardenvs_agents.base import Policy, RandomPolicy
 from boardenvs_agents.keyvalue import KeyValueError, parse_item
+from boardenvs_agents.learning.algorithms import algorithm_names, get_algorithm
 
 
 def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
@@ -42,6 +45,9 @@ TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
 
 
 def _learned(algo: str) -> Callable[..., Policy]:
+    """The factory of ``<algo>:<model>`` specs: a player of the saved model (its record's
+    :meth:`~boardenvs_agents.learning.algorithms.Algorithm.play`)."""
+
     def make(
         game_name: str,
         seed: int | None,
@@ -51,7 +57,7 @@ def _learned(algo: str) -> Callable[..., Policy]:
     ) -> Policy:
         from boardenvs.core.options import encoding_keys, options_to_dict
         from boardenvs.registry import make_game
-        from boardenvs_agents.learning.models import LearnedPolicy, read_metadata, resolve_model_path
+        from boardenvs_agents.learning.models import read_metadata, resolve_model_path
 
         if not model:
             raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
@@ -71,7 +77,7 @@ def _learned(algo: str) -> Callable[..., Policy]:
                 options[key] = trained[key]
         game = make_game(game_name, **options)
         try:
-            return LearnedPolicy.from_file(
+            return get_algorithm(algo).play(
                 path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
             )
         except ModuleNotFoundError as err:
@@ -131,8 +137,6 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "mcts": _mcts,
     "rollouts": _lazy("boardenvs_agents.search.rollouts:make_rollouts"),
     "champion": _lazy("boardenvs_agents.search.champion:make_champion"),
-    "ppo": _learned("ppo"),
-    "dqn": _learned("dqn"),
     "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),
 }
 
@@ -147,14 +151,22 @@ def resolve_opponent(spec: str, game_name: str, game_options: dict[str, Any]) ->
     policy at every reset.
     """
     name, _ = parse_spec(spec)
-    if name not in _FACTORIES:
+    if _factory(name) is None:
         return None
     return make_policy(spec, game_name, game_options=game_options)
 
 
+def _factory(name: str) -> Callable[..., Policy] | None:
+    """The factory of specs named ``name``: a built-in agent, else a registered learning algorithm's
+    models; ``None`` for neither."""
+    if name in _FACTORIES:
+        return _FACTORIES[name]
+    return _learned(name) if name in algorithm_names() else None
+
+
 def policy_names() -> list[str]:
-    """Names a spec may start with."""
-    return sorted(_FACTORIES)
+    """Names a spec may start with: the built-in agents and the registered learning algorithms."""
+    return sorted(set(_FACTORIES) | set(algorithm_names()))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -195,9 +207,10 @@ def make_policy(
         FileNotFoundError: for a model file that does not exist.
     """
     name, options = parse_spec(spec)
-    if name not in _FACTORIES:
+    factory = _factory(name)
+    if factory is None:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {policy_names()}")
     try:
-        return _FACTORIES[name](game_name, seed, game_options, **options)
+        return factory(game_name, seed, game_options, **options)
     except TypeError as err:
         raise ValueError(f"bad options {sorted(options)} in agent spec {spec!r}: {err}") from err

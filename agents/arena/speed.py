@@ -305,7 +305,7 @@ def training_speed(config: Any, label: str = "") -> TrainingSpeed:
     every env's pool before the clock starts)."""
     import torch
 
-    from boardenvs_agents.learning.models import algorithm_class, save_model
+    from boardenvs_agents.learning.models import save_model
     from boardenvs_agents.learning.training import env_wait_seconds, final_metadata, make_vec_env
     from boardenvs_agents.learning.vec_env import BatchedVecEnv
 
@@ -313,17 +313,14 @@ def training_speed(config: Any, label: str = "") -> TrainingSpeed:
     with tempfile.TemporaryDirectory() as tmp:
         vec = make_vec_env(config, root=tmp)
         try:
-            policy = "MaskedDQNPolicy" if config.algo == "dqn" else "MlpPolicy"
-            model = algorithm_class(config.algo)(
-                policy, vec, seed=config.seed, device="cpu", policy_kwargs=dict(config.policy_kwargs) or None,
-                verbose=0, **config.hyperparameters,
-            )  # fmt: skip
+            algorithm = config.algorithm
+            model = algorithm.build(vec, config.hyperparameters, config.policy_kwargs, seed=config.seed)
             if config.opponents.get("self", 0) > 0:
                 path = save_model(model, Path(tmp) / "snapshot.zip", final_metadata(config, 0))
                 vec.env_method("update_opponents", "add_snapshot", str(path))
             waited = env_wait_seconds(vec)
             start = time.perf_counter()
-            model.learn(config.total_timesteps, progress_bar=False)
+            algorithm.train(model, config.total_timesteps)
             seconds = time.perf_counter() - start
             waited = env_wait_seconds(vec) - waited
             batched = isinstance(vec, BatchedVecEnv)
