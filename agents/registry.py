@@ -108,7 +108,7 @@ def _mcts(
 
     if evaluator != "rollout":
         name, _ = parse_spec(str(evaluator))
-        if name not in _FACTORIES or name == "mcts":
+        if name not in policy_names() or name == "mcts":
             raise ValueError(
                 f"mcts: unknown evaluator {evaluator!r}; evaluators are 'rollout' (the default: random or "
                 "heuristic rollouts, set with rollout=, depth=, leaf=) or a learned policy-value model, "
