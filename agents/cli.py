@@ -5,7 +5,8 @@ typed, and the progress bar of long work (games played, imitation's teacher game
 
 Library functions raise ``ValueError`` (or ``OptionError``) with a message that names the bad value;
 the scripts turn those into :func:`fail`: the message on one line, exit code 2, as argparse does for
-usage errors, and no traceback. A script imports the modules of an extra only once its arguments are
+usage errors, and no traceback. ``KEY=VALUE`` values are read by the one grammar of
+:mod:`boardenvs_agents.keyvalue`. A script imports the modules of an extra only once its arguments are
 parsed, so ``--help`` works in an install without extras (numpy, gymnasium, pettingzoo).
 """
 
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import json
 import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
+
+from boardenvs_agents.keyvalue import parse_items
 
 #: The extra of ``pyproject.toml`` that installs each optional module the commands import (by import
 #: name); a command that meets one of them missing stops with :func:`extra_message`.
@@ -134,22 +136,14 @@ def _stdout_broken() -> bool:
 
 
 def parse_game_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["max_turns=200", "colors=[0, 2]", "slide_rule=classic"]`` as game options: values read as JSON
-    where they parse (numbers, true/false, lists), else kept as text.
+    """``["max_turns=200", "colors=[0, 2]", "slide_rule=classic"]`` (``--option`` items) as game options,
+    each value read by the one ``key=value`` grammar (:mod:`boardenvs_agents.keyvalue`: numbers,
+    true/false, lists, else text).
 
     Raises:
-        ValueError: for an item without ``=`` or without a key.
+        ValueError: for an item without ``=`` or without a key, or a value that cannot be read, naming it.
     """
-    options: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"--option takes key=value, got {item!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
+    return parse_items(items, "--option")
 
 
 def split_label(text: str) -> tuple[str, str]:

@@ -2,7 +2,9 @@
 
 A config is named by path (``configs/sorry_v0/ppo.yaml``) or by name (``sorry_v0/ppo``): names are
 looked up in the ``configs/`` folder shipped with the package, so installed console commands find them
-too. ``--set key=value`` overrides reach into sections with dotted keys (``--set eval.games=50``).
+too. ``--set key=value`` overrides reach into sections with dotted keys (``--set eval.games=50``); their
+values are read by the one ``key=value`` grammar (:mod:`boardenvs_agents.keyvalue`: numbers, true/false,
+``[lists]``, ``{mappings: like this}``, else text).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import yaml
 
 from boardenvs.core.options import OptionError
+from boardenvs_agents.keyvalue import KeyValueError, parse_item
 
 
 def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
@@ -28,11 +31,15 @@ def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
 
 
 def parse_override(text: str) -> tuple[str, Any]:
-    """``"eval.games=50"`` -> ``("eval.games", 50)`` (the value is read as YAML)."""
-    key, eq, raw = text.partition("=")
-    if not eq or not key.strip():
-        raise OptionError(f"--set takes key=value, got {text!r}")
-    return key.strip(), yaml.safe_load(raw)
+    """``"eval.games=50"`` -> ``("eval.games", 50)`` (the value read by :mod:`boardenvs_agents.keyvalue`).
+
+    Raises:
+        OptionError: for an item without ``=`` or a key, or a value that cannot be read, naming it.
+    """
+    try:
+        return parse_item(text, "--set")
+    except KeyValueError as err:
+        raise OptionError(str(err)) from None
 
 
 def configs_dir() -> Path:

@@ -5,7 +5,10 @@ the others, every move and chance event told in words from the person's seat.
 one agent spec per other seat; ``ValueError`` naming the bad value), plays the game with
 :meth:`TerminalGame.play` (the person's seat sees only what it may know; the final position is shown
 whole) and keeps every step in a :class:`~boardenvs.replay.Recorder`, so a game the person abandons
-(:class:`~boardenvs_agents.human.HumanQuit`) can still be saved. ``scripts/play.py`` is its command line.
+(:class:`~boardenvs_agents.human.HumanQuit`) can still be saved. The game is played by the one game loop,
+:func:`boardenvs.core.loop.play_game`, with its seeding: the same seed, seat and agents give the same
+chance and the same agents' moves as the arena's game of that seed. ``scripts/play.py`` is its command
+line.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from boardenvs import make_game
+from boardenvs.core import loop
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE, State
-from boardenvs.replay import Recorder, derive_seeds, result_text
+from boardenvs.replay import Recorder, result_text
 from boardenvs_agents.base import Policy
 from boardenvs_agents.human import HumanPolicy
 from boardenvs_agents.registry import make_policy
@@ -97,8 +101,9 @@ class TerminalGame:
             raise ValueError(str(err)) from err
         n = self.game.num_players
         self.seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
-        self.chance_seed, *self.seat_seeds, seat_seed = derive_seeds(self.seed, n + 2)
-        self.seat = parse_seat(seat, self.game, seat_seed)
+        # The loop's seeds (chance, then one per seat), and the next child of the seed for a random seat.
+        self.chance_seed, self.seat_seeds = loop.game_seeds(self.seed, n)
+        self.seat = parse_seat(seat, self.game, loop.derive_seeds(self.seed, n + 2)[n + 1])
         specs = list(opponents) or ["random"]
         if len(specs) == 1:
             specs = specs * (n - 1)
@@ -129,7 +134,7 @@ class TerminalGame:
                 save_picture(self.game, self.game.new_initial_state(), self.seat, show_image)
             except NotImplementedError:
                 raise ValueError(f"{game_name} has no pictures to show") from None
-        self.recorder = Recorder(self.game, seed=self.seed, players=self.labels)
+        self.recorder = Recorder(self.game, seed=self.seed, players=self.labels, seeding=loop.SEEDING)
 
     @property
     def you(self) -> str:
@@ -161,34 +166,18 @@ class TerminalGame:
         Raises:
             HumanQuit: when the person's input ends or they quit (:attr:`recorder` keeps the steps).
         """
-        game, seat, state = self.game, self.seat, self.state
         self.say(self.introduction())
         self.say("At a prompt, type the number of a move, or ? for help.")
-        for p, policy in enumerate(self.policies):
-            policy.reset(seed=self.seat_seeds[p])
-        rng = np.random.default_rng(self.chance_seed)
-        told_out = False
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                outcome = state.sample_chance(rng)
-                self.say(f"  chance: {state.action_to_string(outcome, view=seat)}")
-                self.recorder.apply(outcome)
-                continue
-            if player == seat and self.show_image is not None:
-                save_picture(game, state, seat, self.show_image)
-            action = self.policies[player].act(state)
-            who = f"{self.you} (you)" if player == seat else f"{game.agents[player]} ({self.labels[player]})"
-            self.say(f"  {who}: {state.action_to_string(action, view=seat)}")
-            self.recorder.apply(action)
-            if not told_out and state.is_out(seat) and not state.is_terminal():
-                told_out = True
-                self.say(f"You ({self.you}) are out of the game; the others play on to the end.")
+        actors: list[Any] = list(self.policies)
+        if self.show_image is not None:
+            actors[self.seat] = _Pictured(self.policies[self.seat], self)
+        loop.play_game(self.game, actors, self.seed, observer=_Narrator(self))
+        state = self.state
         self.say()
         self.say("Game over. The final position, everything shown:")
         self.say(state.render_text())
         if self.show_image is not None:
-            save_picture(game, state, None, self.show_image)
+            save_picture(self.game, state, None, self.show_image)
         self.say()
         self.say(f"Result after {self.recorder.replay().num_decisions} decisions: {self.result()}")
         self.say(self.verdict())
@@ -215,3 +204,59 @@ class TerminalGame:
         the recorded steps instead of taken from the live state.
         """
         self.recorder.replay(rebuild=interrupted).save(path)
+
+
+class _Pictured:
+    """The person's seat with ``--show-image``: a picture of their view is written before each move."""
+
+    def __init__(self, policy: Policy, table: TerminalGame) -> None:
+        self.policy = policy
+        self.table = table
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reset the person's policy."""
+        self.policy.reset(seed=seed)
+
+    def act(self, state: State) -> int:
+        """Write the picture, then ask the person."""
+        assert self.table.show_image is not None
+        save_picture(self.table.game, state, self.table.seat, self.table.show_image)
+        return self.policy.act(state)
+
+
+class _Narrator:
+    """The observer of a terminal game: tells every move in words from the person's seat (chance
+    outcomes included) and records it in the table's :class:`~boardenvs.replay.Recorder`."""
+
+    def __init__(self, table: TerminalGame) -> None:
+        self.table = table
+        self.told_out = False
+        self.player = CHANCE
+
+    def before(self, state: State, player: int, action: int) -> None:
+        """Tell the move before it is applied (its words depend on the position it is played in)."""
+        table = self.table
+        self.player = player
+        text = state.action_to_string(action, view=table.seat)
+        if player == CHANCE:
+            table.say(f"  chance: {text}")
+        else:
+            mover = table.game.agents[player]
+            who = f"{table.you} (you)" if player == table.seat else f"{mover} ({table.labels[player]})"
+            table.say(f"  {who}: {text}")
+        table.recorder.before(state, player, action)
+
+    def after(self, state: State) -> None:
+        """Record the move; after a decision, tell the person once when they are out and the others
+        play on."""
+        table = self.table
+        table.recorder.after(state)
+        if self.player == CHANCE:
+            return
+        if not self.told_out and state.is_out(table.seat) and not state.is_terminal():
+            self.told_out = True
+            table.say(f"You ({table.you}) are out of the game; the others play on to the end.")
+
+    def result(self, state: State) -> dict[str, Any]:
+        """No figures: ``{}``."""
+        return {}

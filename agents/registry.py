@@ -1,13 +1,16 @@
 """Policies by name: ``make_policy(spec, game_name, seed)``.
 
-A spec is ``name`` or ``name:key=value,key=value`` (values parsed as int, float, true/false or text).
+A spec is ``name`` or ``name:key=value,key=value`` (values read by the one ``key=value`` grammar of
+:mod:`boardenvs_agents.keyvalue`: int, float, true/false, else text).
 Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_v0`` (a model shipped in
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 
 Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
 (``agents/search/mcts.py``), ``rollouts`` (a base policy improved by paired rollouts,
 ``agents/search/rollouts.py``), ``champion`` (the strongest shipped agent of a game,
-``agents/search/champion.py``), ``ppo`` / ``dqn`` (Stable-Baselines3 models) and ``rllib`` (a Ray RLlib run).
+``agents/search/champion.py``), ``rllib`` (a Ray RLlib run), and every registered learning algorithm
+(``ppo``, ``dqn``, or one of yours: :mod:`boardenvs_agents.learning.algorithms`), whose record plays its
+saved models.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from boardenvs_agents.base import Policy, RandomPolicy
+from boardenvs_agents.keyvalue import KeyValueError, parse_item
+from boardenvs_agents.learning.algorithms import algorithm_names, get_algorithm
 
 
 def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
@@ -40,6 +45,9 @@ TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
 
 
 def _learned(algo: str) -> Callable[..., Policy]:
+    """The factory of ``<algo>:<model>`` specs: a player of the saved model (its record's
+    :meth:`~boardenvs_agents.learning.algorithms.Algorithm.play`)."""
+
     def make(
         game_name: str,
         seed: int | None,
@@ -49,7 +57,7 @@ def _learned(algo: str) -> Callable[..., Policy]:
     ) -> Policy:
         from boardenvs.core.options import encoding_keys, options_to_dict
         from boardenvs.registry import make_game
-        from boardenvs_agents.learning.models import LearnedPolicy, read_metadata, resolve_model_path
+        from boardenvs_agents.learning.models import read_metadata, resolve_model_path
 
         if not model:
             raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
@@ -69,7 +77,7 @@ def _learned(algo: str) -> Callable[..., Policy]:
                 options[key] = trained[key]
         game = make_game(game_name, **options)
         try:
-            return LearnedPolicy.from_file(
+            return get_algorithm(algo).play(
                 path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
             )
         except ModuleNotFoundError as err:
@@ -83,6 +91,33 @@ def _learned(algo: str) -> Callable[..., Policy]:
             ) from err
 
     return make
+
+
+def _mcts(
+    game_name: str,
+    seed: int | None,
+    game_options: dict[str, Any] | None,
+    evaluator: Any = "rollout",
+    **options: Any,
+) -> Policy:
+    """``mcts:...`` (:func:`boardenvs_agents.search.mcts.make_mcts`); ``evaluator=<algo>:<model>``
+    (e.g. ``ppo:sorry_v0``) searches with that learned model's policy as prior and its value head as
+    leaf value (:class:`boardenvs_agents.learning.evaluator.NetworkEvaluator`) instead of rollouts
+    (``evaluator=rollout``, the default, set by ``rollout``, ``depth`` and ``leaf``)."""
+    from boardenvs_agents.search.mcts import make_mcts
+
+    if evaluator != "rollout":
+        name, _ = parse_spec(str(evaluator))
+        if name not in policy_names() or name == "mcts":
+            raise ValueError(
+                f"mcts: unknown evaluator {evaluator!r}; evaluators are 'rollout' (the default: random or "
+                "heuristic rollouts, set with rollout=, depth=, leaf=) or a learned policy-value model, "
+                f"'<algo>:<game or path to .zip>' (e.g. 'ppo:{game_name}')"
+            )
+        from boardenvs_agents.learning.evaluator import NetworkEvaluator
+
+        options["evaluator"] = NetworkEvaluator(make_policy(str(evaluator), game_name, None, game_options))
+    return make_mcts(game_name, seed, game_options, **options)
 
 
 def _lazy(target: str) -> Callable[..., Policy]:
@@ -99,11 +134,9 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": _random,
     "heuristic": _heuristic,
     "human": _lazy("boardenvs_agents.human:make_human"),
-    "mcts": _lazy("boardenvs_agents.search.mcts:make_mcts"),
+    "mcts": _mcts,
     "rollouts": _lazy("boardenvs_agents.search.rollouts:make_rollouts"),
     "champion": _lazy("boardenvs_agents.search.champion:make_champion"),
-    "ppo": _learned("ppo"),
-    "dqn": _learned("dqn"),
     "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),
 }
 
@@ -118,30 +151,31 @@ def resolve_opponent(spec: str, game_name: str, game_options: dict[str, Any]) ->
     policy at every reset.
     """
     name, _ = parse_spec(spec)
-    if name not in _FACTORIES:
+    if _factory(name) is None:
         return None
     return make_policy(spec, game_name, game_options=game_options)
 
 
+def _factory(name: str) -> Callable[..., Policy] | None:
+    """The factory of specs named ``name``: a built-in agent, else a registered learning algorithm's
+    models; ``None`` for neither."""
+    if name in _FACTORIES:
+        return _FACTORIES[name]
+    return _learned(name) if name in algorithm_names() else None
+
+
 def policy_names() -> list[str]:
-    """Names a spec may start with."""
-    return sorted(_FACTORIES)
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
+    """Names a spec may start with: the built-in agents and the registered learning algorithms."""
+    return sorted(set(_FACTORIES) | set(algorithm_names()))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value,..."`` into the name and its options."""
+    """Split ``"name:key=value,..."`` into the name and its options (each value read by
+    :func:`boardenvs_agents.keyvalue.parse_item`).
+
+    Raises:
+        ValueError: for an option that is not ``key=value`` or a value that cannot be read, naming it.
+    """
     name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
     if rest:
@@ -149,10 +183,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             if i == 0 and "=" not in item:  # "ppo:path/to/model.zip": the model comes first
                 options["model"] = item.strip()
                 continue
-            key, eq, value = item.partition("=")
-            if not eq or not key:
-                raise ValueError(f"bad agent spec {spec!r}: options are key=value pairs separated by commas")
-            options[key.strip()] = _value(value.strip())
+            try:
+                key, value = parse_item(item, "option")
+            except KeyValueError as err:
+                raise ValueError(
+                    f"bad agent spec {spec!r}: {err} (options are key=value pairs separated by commas)"
+                ) from None
+            options[key] = value
     return name.strip(), options
 
 
@@ -170,9 +207,10 @@ def make_policy(
         FileNotFoundError: for a model file that does not exist.
     """
     name, options = parse_spec(spec)
-    if name not in _FACTORIES:
+    factory = _factory(name)
+    if factory is None:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {policy_names()}")
     try:
-        return _FACTORIES[name](game_name, seed, game_options, **options)
+        return factory(game_name, seed, game_options, **options)
     except TypeError as err:
         raise ValueError(f"bad options {sorted(options)} in agent spec {spec!r}: {err}") from err

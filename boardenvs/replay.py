@@ -8,16 +8,21 @@ reproduces the original game exactly, state for state.
 
 Three ways to record one:
 
-- :class:`Recorder` while you drive a rules state yourself (``scripts/play.py`` does);
-- :func:`record_game` plays policies against each other exactly as
-  ``boardenvs_agents.arena.match.play_game`` does
-  (the same seed gives the same game);
+- :class:`Recorder` while you drive a rules state yourself, or as the observer of the game loop
+  (terminal play, ``scripts/play.py``, does);
+- :func:`record_game` plays actors against each other with the one game loop,
+  :func:`boardenvs.core.loop.play_game` (the arena's: the same seed gives the same game);
 - :class:`RecordingEnv` wraps a PettingZoo env (``raw_env()`` or ``env()``) and records every step,
   chance included, without any hook in the adapter.
 
 Files are versioned JSON (:data:`FORMAT`, :data:`VERSION`); :meth:`Replay.load` refuses a file of
 another format, a newer version, another game, or one whose actions are not legal on replay, with a
-message that says which. Pictures (:meth:`Replay.save_gif`, :meth:`Replay.save_frames`) need Pillow
+message that says which. A file names the seeding scheme that drew its chance outcomes from its seed
+(``"seeding"``, one of :data:`SEEDINGS`: the game loop's ``"loop/1"`` or a PettingZoo env's
+``"env/1"``), so loading it checks that they follow from the seed; files of version 1, from before
+the field, still load and replay (their ``chance_rng`` field is read as the seeding it stood for).
+
+Pictures (:meth:`Replay.save_gif`, :meth:`Replay.save_frames`) need Pillow
 (``pip install "boardenvs[render]"``), imported only when asked for, and the game's ``draw``. Text and
 pictures take a *view*: ``None`` shows everything, a player id only what that player may know.
 
@@ -34,41 +39,42 @@ import copy
 import json
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
+from boardenvs.core import loop
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import CHANCE, IllegalActionError, State
 
 #: The ``format`` field of every replay file.
 FORMAT = "boardenvs-replay"
-#: The version of the file layout written by this module (and the newest it reads).
-VERSION = 1
+#: The version of the file layout written by this module (and the newest it reads). Version 2 names the
+#: seeding scheme (``seeding``) where version 1 had a ``chance_rng`` field.
+VERSION = 2
 #: Lines of text under each picture frame (a header and the moves since the last frame).
 CAPTION_LINES = 3
-#: How chance outcomes can follow from a replay's seed (its ``chance_rng`` field): the generator
-#: ``np.random.default_rng(seed)`` (also what a PettingZoo env's ``reset(seed=seed)`` makes), or one
-#: seeded with the first seed :func:`derive_seeds` derives (``play_game``, ``record_game``, play.py).
-CHANCE_RNGS = ("default_rng(seed)", "default_rng(derive_seeds(seed, 1)[0])")
+#: The seeding of a PettingZoo env of this package: ``env.reset(seed=seed)`` draws chance with
+#: ``np.random.default_rng(seed)`` (:class:`RecordingEnv` records it).
+ENV_SEEDING = "env/1"
+#: How a replay's chance outcomes follow from its seed (its ``seeding`` field): the name of each scheme
+#: and the generator of chance it makes from a seed. ``"loop/1"`` is the game loop's
+#: (:data:`boardenvs.core.loop.SEEDING`: the arena, :func:`record_game`, terminal play).
+SEEDINGS: dict[str, Callable[[int], np.random.Generator]] = {
+    loop.SEEDING: loop.chance_generator,
+    ENV_SEEDING: np.random.default_rng,
+}
+#: Reading old files only: the ``chance_rng`` field of a version-1 file and the seeding it stood for
+#: (version 1 found it by trying both generators when the replay was made; nothing writes it now).
+V1_CHANCE_RNGS = {"default_rng(seed)": ENV_SEEDING, "default_rng(derive_seeds(seed, 1)[0])": loop.SEEDING}
 
 
 class ReplayError(ValueError):
     """A replay file or record that cannot be read or does not replay."""
-
-
-class _Actor(Protocol):
-    """What :func:`record_game` needs of a player (``boardenvs_agents.base.Policy`` fits)."""
-
-    name: str
-
-    def reset(self, seed: int | None = None) -> None: ...  # noqa: D102
-
-    def act(self, state: State) -> int: ...  # noqa: D102
 
 
 @dataclass
@@ -86,9 +92,10 @@ class Replay:
         returns: each seat's return at the end, or ``None`` for a game that did not finish.
         final_state: :meth:`State.to_dict` of the last state; :meth:`verify` checks the replay reaches
             it exactly (every file has one).
-        chance_rng: which of :data:`CHANCE_RNGS` drew the chance outcomes from ``seed`` (found when the
-            replay is made), or ``None`` (no seed, no chance, or another generator); with it,
-            :meth:`verify` checks the outcomes follow from the seed, so a changed seed is refused.
+        seeding: the name of the scheme (one of :data:`SEEDINGS`) that drew the chance outcomes from
+            ``seed``, as whoever recorded the game knew it, or ``None`` (no seed, or chance drawn some
+            other way); with it, :meth:`verify` checks the outcomes follow from the seed, so a changed
+            seed is refused.
     """
 
     game: str
@@ -98,7 +105,7 @@ class Replay:
     players: list[str] = field(default_factory=list)
     returns: list[float] | None = None
     final_state: dict[str, Any] | None = None
-    chance_rng: str | None = None
+    seeding: str | None = None
 
     # -- the game ---------------------------------------------------------------------------------
     def make_game(self) -> Game:
@@ -158,14 +165,14 @@ class Replay:
                 f"replay of {self.game}: {len(self.players)} player labels for {game.num_players} seats"
             )
         state = self.final(game)
-        if self.chance_rng is not None:
+        if self.seeding is not None:
             if self.seed is None:
-                raise ReplayError(f"replay of {self.game}: chance_rng {self.chance_rng!r} but no seed")
-            mismatch = _chance_mismatch(game, self.steps, self.seed, self.chance_rng)
+                raise ReplayError(f"replay of {self.game}: seeding {self.seeding!r} but no seed")
+            mismatch = _chance_mismatch(game, self.steps, self.seed, self.seeding)
             if mismatch is not None:
                 raise ReplayError(
                     f"replay of {self.game}: the chance outcome of step {mismatch + 1} is not the one seed "
-                    f"{self.seed} draws: the seed or the steps were changed"
+                    f"{self.seed} draws ({self.seeding}): the seed or the steps were changed"
                 )
         if self.final_state is not None and state.to_dict() != self.final_state:
             raise ReplayError(
@@ -345,12 +352,14 @@ class Replay:
             "steps": [[int(p), int(a)] for p, a in self.steps],
             "returns": None if self.returns is None else [float(r) for r in self.returns],
             "final_state": self.final_state,
-            "chance_rng": self.chance_rng,
+            "seeding": self.seeding,
         }
 
     @classmethod
     def from_dict(cls, data: Any, game: str | None = None, where: str = "replay") -> Replay:
         """Read :meth:`to_dict` output, checking format, version and fields (and the game, if given).
+
+        A file of version 1 names its seeding in a ``chance_rng`` field (:data:`V1_CHANCE_RNGS`).
 
         Raises:
             ReplayError: naming what is wrong.
@@ -392,9 +401,19 @@ class Replay:
         final_state = data.get("final_state")
         if not isinstance(final_state, dict):
             raise ReplayError(f"{where}: no final_state (the state dict of the last position)")
-        chance_rng = data.get("chance_rng")
-        if chance_rng is not None and chance_rng not in CHANCE_RNGS:
-            raise ReplayError(f"{where}: chance_rng must be null or one of {CHANCE_RNGS}, got {chance_rng!r}")
+        if version == 1:  # old files only: the seeding as version 1 named it
+            chance_rng = data.get("chance_rng")
+            if chance_rng is not None and chance_rng not in V1_CHANCE_RNGS:
+                raise ReplayError(
+                    f"{where}: chance_rng must be null or one of {list(V1_CHANCE_RNGS)}, got {chance_rng!r}"
+                )
+            seeding = None if chance_rng is None else V1_CHANCE_RNGS[chance_rng]
+        else:
+            seeding = data.get("seeding")
+            if seeding is not None and seeding not in SEEDINGS:
+                raise ReplayError(
+                    f"{where}: seeding must be null or one of {list(SEEDINGS)}, got {seeding!r}"
+                )
         return cls(
             game=name,
             options=options,
@@ -403,7 +422,7 @@ class Replay:
             players=list(players),
             returns=None if returns is None else [float(r) for r in returns],
             final_state=final_state,
-            chance_rng=chance_rng,
+            seeding=seeding,
         )
 
     def save(self, path: str | Path) -> Path:
@@ -440,21 +459,33 @@ class Replay:
 
 # -- recording ------------------------------------------------------------------------------------
 class Recorder:
-    """Records a game while you drive its rules state: call :meth:`apply` for every action.
+    """Records a game: drive its rules state with :meth:`apply`, or let the game loop play it with the
+    recorder as its observer (:func:`record_game` does; a Recorder is a
+    :class:`~boardenvs.core.loop.GameObserver`). Use one way per game.
 
-    >>> recorder = Recorder(game, seed=7, players=["human", "random"])
-    >>> recorder.play_chance(rng)
+    ``seeding`` names the scheme that draws the chance outcomes from ``seed`` (one of :data:`SEEDINGS`),
+    if they are drawn so; the replay records it and loading checks it.
+
+    >>> recorder = Recorder(game, seed=7, players=["human", "random"], seeding="env/1")
+    >>> recorder.play_chance(np.random.default_rng(7))
     >>> recorder.apply(action)  # a decision of recorder.state.current_player()
     >>> recorder.replay().save("game.json")
     """
 
-    def __init__(self, game: Game, seed: int | None = None, players: Sequence[str] = ()) -> None:
+    def __init__(
+        self, game: Game, seed: int | None = None, players: Sequence[str] = (), seeding: str | None = None
+    ) -> None:
+        if seeding is not None and seeding not in SEEDINGS:
+            raise ValueError(f"seeding must be None or one of {list(SEEDINGS)}, got {seeding!r}")
         self.game = game
         self.seed = seed
         self.players = list(players)
-        #: The live rules state; change it only through :meth:`apply`.
+        self.seeding = seeding
+        #: The live rules state: the recorder's own, changed only through :meth:`apply`, or, as an
+        #: observer, the state of the game it watches.
         self.state = game.new_initial_state()
         self.steps: list[tuple[int, int]] = []
+        self._pending: tuple[int, int] | None = None
 
     def apply(self, action: int) -> None:
         """Apply ``action`` (a decision or a chance outcome) to :attr:`state` and record it.
@@ -471,54 +502,50 @@ class Recorder:
         while self.state.current_player() == CHANCE:
             self.apply(self.state.sample_chance(rng))
 
+    # -- as the observer of the game loop ---------------------------------------------------------
+    def before(self, state: State, player: int, action: int) -> None:
+        """The loop is about to apply ``action`` of ``player`` to ``state`` (which becomes :attr:`state`)."""
+        self.state = state
+        self._pending = (player, int(action))
+
+    def after(self, state: State) -> None:
+        """The action announced to :meth:`before` is applied: record it."""
+        assert self._pending is not None, "after() without before()"
+        self.steps.append(self._pending)
+        self._pending = None
+
+    def result(self, state: State) -> dict[str, Any]:
+        """A recorder adds no figures to the game's result: ``{}``."""
+        return {}
+
     def replay(self, rebuild: bool = False) -> Replay:
         """The record so far (an unfinished game has ``returns=None``).
 
         ``rebuild=True`` takes the final state from the recorded steps replayed, not from the live
-        state: after an interruption (Ctrl-C) in the middle of :meth:`apply`, the live state may be
-        a step ahead of the record, or half changed.
+        state: after an interruption (Ctrl-C) in the middle of a step, the live state may be a step
+        ahead of the record, or half changed.
         """
         state = self.state
         if rebuild:
             state = self.game.new_initial_state()
             for index, (player, action) in enumerate(self.steps):
                 _apply_step(state, index, player, action, self.game.agents)
-        return _make_replay(self.game, state, self.steps, self.seed, self.players)
+        return _make_replay(self.game, state, self.steps, self.seed, self.players, self.seeding)
 
 
 def record_game(
-    game: Game, policies: Sequence[_Actor], seed: int, labels: Sequence[str] | None = None
+    game: Game, actors: Sequence[loop.ActorLike], seed: int, labels: Sequence[str] | None = None
 ) -> Replay:
-    """Play one game exactly as ``boardenvs_agents.arena.match.play_game(game, policies, seed)`` does,
-    and record it.
+    """Play one game with the game loop, :func:`boardenvs.core.loop.play_game` (the arena's:
+    ``boardenvs_agents.arena.match.play_game(game, policies, seed)`` plays the same game), and record it.
 
-    The same seed gives the same game: chance and every policy are seeded the same way.
-    ``labels`` name the seats (default: the policies' names).
+    The replay's seeding is the loop's (:data:`boardenvs.core.loop.SEEDING`). ``labels`` name the seats
+    (default: the actors' ``name``, e.g. the policies' names).
     """
-    n = game.num_players
-    if len(policies) != n:
-        raise ValueError(f"{game.name} with these options has {n} seats, got {len(policies)} policies")
-    chance_seed, *seat_seeds = derive_seeds(seed, 1 + n)
-    reset: set[int] = set()
-    for policy, policy_seed in zip(policies, seat_seeds, strict=True):
-        if id(policy) not in reset:
-            policy.reset(seed=policy_seed)
-            reset.add(id(policy))
-    recorder = Recorder(game, seed=seed, players=list(labels) if labels else [p.name for p in policies])
-    rng = np.random.default_rng(chance_seed)
-    while not recorder.state.is_terminal():
-        player = recorder.state.current_player()
-        if player == CHANCE:
-            recorder.apply(recorder.state.sample_chance(rng))
-        else:
-            recorder.apply(policies[player].act(recorder.state))
+    players = list(labels) if labels else [str(getattr(a, "name", "")) for a in actors]
+    recorder = Recorder(game, seed=seed, players=players, seeding=loop.SEEDING)
+    loop.play_game(game, actors, seed, observer=recorder)
     return recorder.replay()
-
-
-def derive_seeds(seed: int, count: int) -> list[int]:
-    """``count`` independent 32-bit seeds derived from ``seed`` (as ``boardenvs_agents.arena.match``
-    derives them)."""
-    return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(count)]
 
 
 class RecordingEnv:
@@ -543,6 +570,10 @@ class RecordingEnv:
         self._shadow: State | None = None
         self._steps: list[tuple[int, int]] = []
         self._seed: int | None = None
+        # Whether the env's generator has drawn nothing but chance since a seeded reset (then the
+        # replay's seeding is the env's), and its state after the last chance outcome followed.
+        self._chance_only = False
+        self._rng_state: Any = None
 
     def __getattr__(self, name: str) -> Any:
         if name == "env":  # not set yet (e.g. while unpickling)
@@ -563,6 +594,7 @@ class RecordingEnv:
         self._seed = seed
         self._steps = []
         self._shadow = raw.game.new_initial_state()
+        self._chance_only = seed is not None
         self._follow_chance(rng)
 
     def step(self, action: int | None) -> None:
@@ -578,12 +610,16 @@ class RecordingEnv:
             and int(action) in state.legal_actions()
         )
         player = state.current_player()
+        if raw.np_random.bit_generator.state != self._rng_state:
+            self._chance_only = False  # something drew from the env's generator between two steps
         rng = copy.deepcopy(raw.np_random)
         self.env.step(action)
         if legal and self._shadow is not None:
             self._shadow.apply_action(int(action))
             self._steps.append((player, int(action)))
             self._follow_chance(rng)
+        else:
+            self._after_chance(rng)
 
     def _follow_chance(self, rng: np.random.Generator) -> None:
         shadow = self._shadow
@@ -592,17 +628,25 @@ class RecordingEnv:
             outcome = shadow.sample_chance(rng)
             shadow.apply_action(outcome)
             self._steps.append((CHANCE, outcome))
+        self._after_chance(rng)
         if self.check and shadow.to_dict() != self._raw.game_state.to_dict():
             raise RuntimeError(
                 "RecordingEnv lost track of the game: its state or generator was changed outside "
                 "reset() and step() (e.g. load_state_dict); start a new record with reset()"
             )
 
+    def _after_chance(self, rng: np.random.Generator) -> None:
+        """Note whether the env's generator drew more than the chance outcomes ``rng`` followed."""
+        self._rng_state = self._raw.np_random.bit_generator.state
+        if rng.bit_generator.state != self._rng_state:
+            self._chance_only = False  # something else drew from the env's generator too
+
     def replay(self) -> Replay:
         """The record since the last ``reset`` (``returns=None`` until the game ends)."""
         if self._shadow is None:
             raise RuntimeError("RecordingEnv: call reset() before replay()")
-        return _make_replay(self._raw.game, self._shadow, self._steps, self._seed, self.players)
+        seeding = ENV_SEEDING if self._chance_only else None
+        return _make_replay(self._raw.game, self._shadow, self._steps, self._seed, self.players, seeding)
 
 
 def check_writable(path: str | Path, directory: bool = False) -> Path:
@@ -677,13 +721,14 @@ def result_text(game: Game, state: State, players: Sequence[str] = ()) -> str:
 
 
 def _make_replay(
-    game: Game, state: State, steps: list[tuple[int, int]], seed: int | None, players: list[str]
+    game: Game,
+    state: State,
+    steps: list[tuple[int, int]],
+    seed: int | None,
+    players: list[str],
+    seeding: str | None,
 ) -> Replay:
     done = state.is_terminal()
-    chance = any(player == CHANCE for player, _ in steps)
-    chance_rng = None
-    if seed is not None and chance:
-        chance_rng = next((c for c in CHANCE_RNGS if _chance_mismatch(game, steps, seed, c) is None), None)
     return Replay(
         game=game.name,
         options=options_to_dict(game.options),
@@ -692,14 +737,14 @@ def _make_replay(
         players=list(players),
         returns=[float(r) for r in state.returns()] if done else None,
         final_state=state.to_dict(),
-        chance_rng=chance_rng,
+        seeding=seeding if seed is not None else None,
     )
 
 
-def _chance_mismatch(game: Game, steps: Sequence[tuple[int, int]], seed: int, chance_rng: str) -> int | None:
-    """The index of the first chance step that the generator ``chance_rng`` of ``seed`` does not draw
-    (``None``: they all follow); a step that does not replay counts as a mismatch."""
-    rng = np.random.default_rng(seed if chance_rng == CHANCE_RNGS[0] else derive_seeds(seed, 1)[0])
+def _chance_mismatch(game: Game, steps: Sequence[tuple[int, int]], seed: int, seeding: str) -> int | None:
+    """The index of the first chance step that the generator of ``seed`` in the scheme ``seeding`` does
+    not draw (``None``: they all follow); a step that does not replay counts as a mismatch."""
+    rng = SEEDINGS[seeding](seed)
     state = game.new_initial_state()
     for index, (player, action) in enumerate(steps):
         try:

@@ -7,7 +7,8 @@ asymmetric sides), then prints how games ended, draws, game lengths, win rates p
 
     boardenvs-balance --game sorry_v0 --num-players 2 3 4 --games 1000 --check
 
-A variant is a set of options (values read as YAML)::
+A variant is a set of options (``--option`` values read by the one ``key=value`` grammar of
+:mod:`boardenvs_agents.keyvalue`, an ``--options`` file as YAML)::
 
     boardenvs-balance --game neighborhood_v0 --num-players 4 --option board_size=11 \
         --option max_rounds=40 --games 1000 --check --json runs/nb11.json
@@ -42,6 +43,7 @@ from boardenvs_agents.arena.balance import (
     run_balance,
 )
 from boardenvs_agents.cli import fail
+from boardenvs_agents.keyvalue import KeyValueError, parse_items
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -54,7 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, the value read as YAML (repeatable)",
+        help="a game option, e.g. --option board_size=11 --option colors=[0,2] (values read as numbers, "
+        "true/false, [lists] where they are, else as text; repeatable)",
     )  # fmt: skip
     parser.add_argument(
         "--options", type=Path, default=None, metavar="FILE",
@@ -81,14 +84,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def parse_options(items: list[str], path: Path | None = None) -> dict[str, Any]:
-    """The options of the YAML file ``path``, then ``["board_size=11", "colors=[0, 2]"]`` (values read
-    as YAML, which needs the train extra's pyyaml; lists as tuples)."""
+    """The options of the YAML file ``path`` (which needs the train extra's pyyaml), then
+    ``["board_size=11", "colors=[0, 2]"]`` (:func:`boardenvs_agents.keyvalue.parse_items`); lists as
+    tuples."""
     options: dict[str, Any] = {}
-    if path is None and not items:
-        return options
-    import yaml
-
     if path is not None:
+        import yaml
+
         try:
             loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as err:
@@ -96,19 +98,16 @@ def parse_options(items: list[str], path: Path | None = None) -> dict[str, Any]:
         if not isinstance(loaded, dict):
             fail(f"--options {path}: must be a YAML mapping of option: value, got {type(loaded).__name__}")
         options = {str(k): _tuples(v) for k, v in loaded.items()}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            fail(f"--option takes KEY=VALUE, got {item!r}")
-        try:
-            options[key.strip()] = _tuples(yaml.safe_load(value))
-        except yaml.YAMLError as err:
-            fail(f"--option {key.strip()}: cannot read {value!r} ({err.__class__.__name__})")
+    try:
+        items_read = parse_items(items, "--option")
+    except KeyValueError as err:
+        fail(str(err))
+    options.update({key: _tuples(value) for key, value in items_read.items()})
     return options
 
 
 def _tuples(value: Any) -> Any:
-    """YAML lists as tuples, nested too (the games' options are tuples)."""
+    """Lists as tuples, nested too (the games' options are tuples)."""
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)
     return value

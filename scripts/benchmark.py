@@ -7,7 +7,7 @@ simulations per second with random rollouts to the end and with ``depth=10,leaf=
 throughput: MaskablePPO from ``configs/<game>/ppo.yaml`` against random, heuristic and self-play
 opponents at 2 and 8 envs (steps per second, the share of the time spent waiting for the envs, and
 how many opponent decisions each batched forward pass answered). The measuring is
-:mod:`boardenvs_agents.arena.speed`.
+:mod:`boardenvs_agents.arena.speed` and :mod:`boardenvs_agents.learning.speed`.
 
 Usage::
 
@@ -35,15 +35,7 @@ import warnings
 import numpy as np
 
 import boardenvs
-from boardenvs_agents.arena.speed import (
-    envs_table,
-    measure_envs,
-    measure_search,
-    measure_training,
-    parse_vec_env,
-    search_table,
-    training_table,
-)
+from boardenvs_agents.arena.speed import envs_table, measure_envs, measure_search, search_table
 from boardenvs_agents.cli import check_extra, command, fail
 
 
@@ -80,11 +72,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--seconds must be positive and --repeats at least 1")
     if args.train_steps < 0 or min(args.train_rounds, args.train_rollout, *args.train_envs) < 1:
         parser.error("--train-steps must be >= 0, and --train-rounds, --train-rollout, --train-envs >= 1")
-    for spec in args.train_vec_env:
-        try:
-            parse_vec_env(spec)
-        except ValueError as err:
-            parser.error(f"--train-vec-env: {err}")
     if args.train_game not in boardenvs.env_names():
         parser.error(f"unknown --train-game {args.train_game!r}; available: {boardenvs.env_names()}")
     try:  # an extra missing: one line, no usage (the command line is right)
@@ -93,6 +80,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             check_extra("train", "torch", "stable_baselines3", "sb3_contrib", "yaml")
     except ImportError as err:
         fail(str(err))
+    if args.train_steps:
+        # The training table's module imports torch and Stable-Baselines3: only once the extra is there.
+        from boardenvs_agents.learning.speed import parse_vec_env
+
+        for spec in args.train_vec_env:
+            try:
+                parse_vec_env(spec)
+            except ValueError as err:
+                parser.error(f"--train-vec-env: {err}")
     return args
 
 
@@ -114,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print(search_table(measure_search(args.envs, args.seconds, args.seed)))
     if args.train_steps:
+        from boardenvs_agents.learning.speed import measure_training, training_table
 
         def progress(label: str) -> None:
             print(f"training: {label}", file=sys.stderr, flush=True)

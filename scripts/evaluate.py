@@ -82,7 +82,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option (repeatable; values read as JSON where they parse, else as text)",
+        help="a game option (repeatable; values read as numbers, true/false, [lists] where they are, "
+        "else as text)",
     )  # fmt: skip
     parser.add_argument(
         "--games", type=int, default=None,

@@ -53,8 +53,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. --option max_turns=200 --option slide_rule=classic (values read as JSON "
-        "where they parse, else as text)",
+        help="a game option, e.g. --option max_turns=200 --option slide_rule=classic (values read as "
+        "numbers, true/false, [lists] where they are, else as text)",
     )  # fmt: skip
     parser.add_argument("--save-replay", type=Path, default=None, help="write the game to this JSON file")
     parser.add_argument(

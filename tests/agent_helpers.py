@@ -12,6 +12,9 @@ import numpy as np
 from boardenvs import make_game
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE, State
+from boardenvs.gangsi.rules import GangsiState
+from boardenvs.lost_city import cards as lc_cards
+from boardenvs.lost_city.rules import P_ACTION, P_MOVE, STAY, LostCityOptions, LostCityState
 from boardenvs.sorry.rules import SorryOptions, SorryState
 from boardenvs_agents.arena.match import GameResult, play_game
 from boardenvs_agents.base import Policy
@@ -98,6 +101,33 @@ def sorry_position(pawns: dict[int, list[int]], card: int, num_players: int = 4)
     state.apply_action(card)
     assert state.current_player() == 0
     return state
+
+
+def lost_city_position() -> LostCityState:
+    """Chris (seat 0, holding Special Ability) next to Jack (seat 1, 30 HP); seat 2 is already out."""
+    state = LostCityState(
+        LostCityOptions(num_players=3, characters=("Chris", "Jack", "Rob"), first_player="seat0")
+    )
+    state.pos = [state.geo.index((10, 1)), state.geo.index((10, 2)), -1]
+    state.hp[1] = 30
+    state.hp[2] = 0
+    state.deck.take(lc_cards.SPECIAL)
+    state.held[0] = lc_cards.SPECIAL
+    state.round = 5
+    state.phase = P_MOVE
+    state.to_move = 0
+    state._legal = None
+    state.apply_action(STAY)
+    assert state.phase == P_ACTION and state.current_player() == 0
+    assert state.is_out(2)
+    return state
+
+
+def hidden_variant(state: GangsiState, player: int, seed: int) -> GangsiState:
+    """Another full state ``player`` cannot tell from ``state``: its hidden parts drawn again."""
+    variant = state.determinize(player, np.random.default_rng(seed))
+    assert variant.current_player() == state.current_player()
+    return variant
 
 
 class OnlyWhatTheSeatMayRead:

@@ -1,6 +1,8 @@
-"""Helpers shared by every game's env tests: drivers, recorders and state comparisons.
+"""Helpers shared by every game's env tests: drivers, recorders, state comparisons and the checks the
+env contract is made of.
 
-Imported by the per-game ``test_env.py`` files (``tests/`` is on pytest's ``pythonpath``).
+Imported by ``tests/env_contract.py`` (the contract every registered env keeps, run by
+``tests/test_env_contract.py``) and by the per-game tests (``tests/`` is on pytest's ``pythonpath``).
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def assert_same_state(a: State, b: State) -> None:
     assert [a.is_out(p) for p in players] == [b.is_out(p) for p in players]
 
 
-# -- the checks every game's env tests run ------------------------------------------------------------
+# -- the checks the env contract runs (tests/env_contract.py) ----------------------------------------
 def check_copies_follow(nodes, spawn_every: int, lifetime: int, check_every: int = 1) -> tuple[State, int]:
     """Clone and JSON round trips over a game's ``(state, action)`` nodes, as a rules lawyer would check.
 

@@ -200,7 +200,7 @@ BARE_RUNS = {
     "boardenvs-league": (["--game", "sorry_v0"], "train", "yaml"),
     "boardenvs-benchmark": (["--train-steps", "0"], "test", "pygame"),
     "boardenvs-train-rllib": (["--config", "sorry_v0/rllib"], "rllib", "ray"),
-    "boardenvs-balance": (["--game", "sorry_v0", "--option", "max_turns=50"], "train", "yaml"),
+    "boardenvs-balance": (["--game", "sorry_v0", "--options", "variant.yaml"], "train", "yaml"),
 }
 
 
@@ -222,8 +222,9 @@ def test_without_extras_help_works_and_a_missing_extra_is_one_line(name, game_fi
 
 
 def test_without_extras_the_heuristic_balance_replay_and_play_run(game_file):
+    # --option needs no extra (the key=value grammar is the standard library's), an --options file yaml.
     proc = command("boardenvs-balance", "--game", "sorry_v0", "--num-players", "2", "--games", "2",
-                   block=BARE)  # fmt: skip
+                   "--option", "max_turns=50", block=BARE)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     proc = command("boardenvs-replay", game_file, block=BARE)
     assert proc.returncode == 0, proc.stderr

@@ -12,6 +12,7 @@ import pytest
 
 import boardenvs
 from boardenvs import make_game
+from boardenvs.core import loop
 from boardenvs.core.state import CHANCE
 from boardenvs.gangsi.cards import COLOR_MASK, NUM_TREASURES
 from boardenvs.gangsi.rules import DIR, KYONSHI, PH_DIR
@@ -167,7 +168,8 @@ def test_the_file_says_its_format_and_version(saved):
         (lambda d: {k: v for k, v in d.items() if k != "final_state"}, "no final_state"),
         (lambda d: {**d, "final_state": None}, "no final_state"),
         (lambda d: {**d, "players": ["random"]}, "1 player labels for 2 seats"),
-        (lambda d: {**d, "chance_rng": "os.urandom"}, "chance_rng must be null or one of"),
+        (lambda d: {**d, "seeding": "os.urandom"}, "seeding must be null or one of"),
+        (lambda d: {**d, "version": 1, "chance_rng": "os.urandom"}, "chance_rng must be null or one of"),
         (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         (lambda d: {**d, "returns": [-1.0, 1.0] if d["returns"][0] > 0 else [1.0, -1.0]}, "recorded returns"),
         (lambda d: {**d, "returns": None}, r"ends after its \d+ steps \(returns .*records no returns"),
@@ -181,29 +183,91 @@ def test_a_bad_file_is_refused_with_a_message_that_says_why(tmp_path, saved, cha
         Replay.load(path)
 
 
-def test_the_replay_says_how_its_chance_follows_from_its_seed(tmp_path):
+def test_the_replay_names_the_seeding_that_drew_its_chance_and_loading_checks_it(tmp_path):
     game = make_game("sorry_v0", num_players=2)
-    recorder, chance = Recorder(game, seed=3), np.random.default_rng(3)  # chance from default_rng(seed)
-    for _ in range(20):
-        recorder.play_chance(chance)
-        recorder.apply(recorder.state.legal_actions()[0])
-    assert recorder.replay().chance_rng == "default_rng(seed)"
-    mixed, _ = play_recorded("sorry_v0", {"num_players": 2}, seed=3)  # one generator for chance and moves
-    assert mixed.replay().chance_rng is None
     replay = record_game(game, [make_policy("random", "sorry_v0") for _ in range(2)], seed=5)
-    assert replay.chance_rng == "default_rng(derive_seeds(seed, 1)[0])"  # as play_game draws it
+    assert replay.seeding == loop.SEEDING == "loop/1"  # the game loop's, as the arena plays
+    assert replay.to_dict()["seeding"] == "loop/1" and "chance_rng" not in replay.to_dict()
+    with pytest.raises(ReplayError, match=r"not the one seed 6 draws \(loop/1\)"):
+        Replay.load(write(tmp_path, replay.to_dict() | {"seed": 6}))
+
     env = RecordingEnv(boardenvs.make("sorry_v0", num_players=2))
     env.reset(seed=7)
     while not all(env.terminations.values()) and not all(env.truncations.values()):
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
-    assert env.replay().chance_rng == "default_rng(seed)"
-    other = Recorder(game, seed=11)  # chance drawn with some other generator: no claim, no check
-    other.play_chance(np.random.default_rng(999))
-    assert other.replay().chance_rng is None
-    changed = replay.to_dict() | {"seed": 6}
-    with pytest.raises(ReplayError, match="not the one seed 6 draws"):
-        Replay.load(write(tmp_path, changed))
+    assert env.replay().seeding == "env/1"  # env.reset(seed=7) draws chance with default_rng(7)
+    env.replay().verify()
+    env.reset(seed=None)  # the generator's stream continued: no seed, no seeding
+    assert env.replay().seeding is None
+
+    # Something else drew from the env's generator too: the outcomes no longer follow the seed alone.
+    env.reset(seed=7)
+    env.unwrapped.np_random.random()
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert env.replay().seeding is None
+    env.replay().verify()
+
+    # A Recorder says what it knows; a claim that does not hold is refused on loading.
+    recorder = Recorder(game, seed=3, seeding="env/1")
+    chance = np.random.default_rng(3)
+    for _ in range(20):
+        recorder.play_chance(chance)
+        recorder.apply(recorder.state.legal_actions()[0])
+    assert Replay.load(recorder.replay().save(tmp_path / "env.json")).seeding == "env/1"
+    wrong = Recorder(game, seed=3, seeding="loop/1")
+    wrong.play_chance(np.random.default_rng(3))
+    with pytest.raises(ReplayError, match="step 1 is not the one seed 3 draws"):
+        wrong.replay().verify()
+    assert Recorder(game, seed=3).replay().seeding is None  # no claim, no check
+    with pytest.raises(ValueError, match="seeding must be None or one of"):
+        Recorder(game, seed=3, seeding="default_rng(seed)")
+
+
+@pytest.mark.parametrize(
+    "name,seeding",
+    [("sorry_v0_record_game", "loop/1"), ("lost_city_v0_recording_env", "env/1")],
+)
+def test_a_version_1_file_still_loads_and_replays(tmp_path, name, seeding):
+    """Files written before the seeding field (format version 1, tests/replays_v1/, written by the
+    code of that time) load, replay to their recorded end, and have their chance checked against the
+    seed; saved again, they are version 2 files naming the same seeding."""
+    path = ROOT / "tests" / "replays_v1" / f"{name}.json"
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and "seeding" not in data and data["chance_rng"] is not None
+    replay = Replay.load(path)
+    assert replay.seeding == seeding and replay.finished
+    assert replay.verify().to_dict() == data["final_state"]
+    again = Replay.load(replay.save(tmp_path / "again.json"))
+    assert json.loads((tmp_path / "again.json").read_text())["version"] == VERSION == 2
+    assert again.seeding == seeding and again.steps == replay.steps
+    with pytest.raises(ReplayError, match=f"not the one seed {data['seed'] + 1} draws"):
+        Replay.load(write(tmp_path, {**data, "seed": data["seed"] + 1}))
+
+
+def test_record_game_records_what_the_loop_plays():
+    """record_game is the game loop with a Recorder as its observer: the same steps as a loop whose
+    observer logs every action, and an observer's figures stay out of the replay."""
+    game = make_game("gangsi_v0", num_players=3)
+
+    class Log:
+        def __init__(self):
+            self.steps = []
+
+        def before(self, state, player, action):
+            self.steps.append((player, action))
+
+        def after(self, state):
+            pass
+
+        def result(self, state):
+            return {"steps": len(self.steps)}
+
+    log = Log()
+    played = loop.play_game(game, [make_policy("random", "gangsi_v0") for _ in range(3)], 9, observer=log)
+    replay = record_game(game, [make_policy("random", "gangsi_v0") for _ in range(3)], 9)
+    assert replay.steps == log.steps and played.stats == {"steps": len(log.steps)}
+    assert replay.final().to_dict() == played.state.to_dict()
 
 
 def test_an_illegal_action_on_replay_names_the_step(tmp_path, saved):

@@ -33,12 +33,17 @@ from boardenvs_agents.arena.report import (
 )
 from boardenvs_agents.arena.runner import ArenaConfig, Matchup
 from boardenvs_agents.cli import split_label
+from boardenvs_agents.learning.algorithms import algorithm_names
 from boardenvs_agents.registry import parse_spec
 
 #: The game of a lineup when neither the command nor a model names one.
 DEFAULT_GAME = "sorry_v0"
-#: Spec names whose first option is a saved model that carries its game and options.
-MODEL_AGENTS = ("ppo", "dqn")
+
+
+def model_agents() -> list[str]:
+    """Spec names whose first option is a saved model that carries its game and options: the
+    registered learning algorithms (:func:`~boardenvs_agents.learning.algorithms.algorithm_names`)."""
+    return algorithm_names()
 
 
 def model_game(specs: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
@@ -52,7 +57,7 @@ def model_game(specs: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
     for spec in specs:
         name, options = parse_spec(spec)
         model = options.get("model")
-        if name in MODEL_AGENTS and isinstance(model, str) and model:
+        if name in model_agents() and isinstance(model, str) and model:
             from boardenvs_agents.learning.models import read_metadata, resolve_model_path
 
             try:

@@ -1,11 +1,12 @@
 """One game between policies on the rules state, reproducibly: :func:`play_game` and its result.
 
-One game is fully determined by its seed and its seating: chance (card draws, dice, a random first
-player) is sampled with a generator derived from the seed alone, and every seat's policy is reset with
-its own seed derived from it. Playing one seed once per seating (*paired* seeds, as
+The game is played by the one game loop, :func:`boardenvs.core.loop.play_game`, with its one seeding
+scheme: one game is fully determined by its seed and its seating. Chance (card draws, dice, a random
+first player) is sampled with a generator derived from the seed alone, and every seat's policy is reset
+with its own seed derived from it. Playing one seed once per seating (*paired* seeds, as
 :mod:`boardenvs_agents.arena.runner` does) therefore gives every seating the same chance stream; in
-Sorry! the card
-sequence does not depend on the moves, so each seating is dealt exactly the same cards.
+Sorry! the card sequence does not depend on the moves, so each seating is dealt exactly the same cards.
+:class:`GameObserver` (the loop's observer hook, re-exported here) watches a game move by move.
 
 >>> from boardenvs import make_game
 >>> from boardenvs_agents import make_policy
@@ -19,13 +20,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-
+from boardenvs.core import loop
 from boardenvs.core.game import Game
-from boardenvs.core.state import CHANCE, State
+from boardenvs.core.loop import GameObserver
 from boardenvs_agents.base import Policy
+
+__all__ = ["GameObserver", "GameResult", "play_game", "wilson_interval"]
 
 
 @dataclass(frozen=True)
@@ -72,81 +74,30 @@ class GameResult:
         )
 
 
-class GameObserver(Protocol):
-    """Watches one game that :func:`play_game` plays, move by move, and sums it up at the end.
-
-    :meth:`before` sees the state before every action (chance outcomes included), :meth:`after` the
-    same state object once the action is applied, and :meth:`result` the terminal state. An observer
-    must not change the state; one is made per game (:mod:`boardenvs_agents.arena.balance` has them).
-    """
-
-    def before(self, state: State, player: int, action: int) -> None:
-        """Called before ``player`` (or CHANCE) applies ``action`` to ``state``."""
-
-    def after(self, state: State) -> None:
-        """Called once the action is applied."""
-
-    def result(self, state: State) -> dict[str, Any]:
-        """The JSON-able figures of the finished game (stored as :attr:`GameResult.stats`)."""
-
-
-def _seeds(seed: int, count: int) -> list[int]:
-    """``count`` independent 32-bit seeds derived from ``seed``."""
-    return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(count)]
-
-
 def play_game(
     game: Game, policies: Sequence[Policy], seed: int, observer: GameObserver | None = None
 ) -> GameResult:
     """Play one game of ``game`` with ``policies[p]`` in seat ``p``, reproducibly from ``seed``.
 
-    Chance is sampled with a generator derived from ``seed`` (the same for every seating), and each
-    policy is reset with a seed derived from ``seed`` and its seat. A policy object that sits in several
-    seats is reset once, with the seed of its first seat. An ``observer`` sees every action and fills
-    the result's ``stats``; it changes nothing else.
+    The game loop and its seeding are :func:`boardenvs.core.loop.play_game`'s: chance is sampled with a
+    generator derived from ``seed`` (the same for every seating), and each policy is reset with a seed
+    derived from ``seed`` and its seat. A policy object that sits in several seats is reset once, with
+    the seed of its first seat. An ``observer`` sees every action and fills the result's ``stats``; it
+    changes nothing else.
 
     Raises:
         ValueError: if the number of policies is not the number of players.
         boardenvs.core.state.IllegalActionError: if a policy plays an illegal action.
     """
-    n = game.num_players
-    if len(policies) != n:
-        raise ValueError(f"{game.name} with these options has {n} seats, got {len(policies)} policies")
-    chance_seed, *seat_seeds = _seeds(seed, 1 + n)
-    chance_rng = np.random.default_rng(chance_seed)
-    reset: set[int] = set()
-    for policy, policy_seed in zip(policies, seat_seeds, strict=True):
-        if id(policy) not in reset:
-            policy.reset(seed=policy_seed)
-            reset.add(id(policy))
-    state = game.new_initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = state.sample_chance(chance_rng)
-        else:
-            action = policies[player].act(state)
-            decisions += 1
-        if observer is None:
-            state.apply_action(action)
-            continue
-        observer.before(state, player, action)
-        state.apply_action(action)
-        observer.after(state)
-    returns = [float(r) for r in state.returns()]
-    truncated = state.is_truncated()
-    best = max(returns)
-    winners = [p for p, r in enumerate(returns) if r == best]
-    winner = winners[0] if not truncated and len(winners) == 1 and best > min(returns) else None
+    played = loop.play_game(game, policies, seed, observer=observer)
     return GameResult(
         seed=seed,
-        returns=returns,
-        winner=winner,
-        num_decisions=decisions,
-        truncated=truncated,
+        returns=played.returns,
+        winner=played.winner,
+        num_decisions=played.num_decisions,
+        truncated=played.truncated,
         seating=tuple(p.name for p in policies),
-        stats=observer.result(state) if observer is not None else {},
+        stats=played.stats,
     )
 
 

@@ -3,16 +3,15 @@
 Defaults live here, in :class:`TrainConfig`; a file ``configs/<game>/<algo>.yaml`` overrides them, and
 ``--set key=value`` on the command line overrides the file (dotted keys reach into sections:
 ``--set eval.games=50``, ``--set game_options.num_players=2``). Unknown keys, values of the wrong type,
-unknown games, unknown agents and hyperparameters the algorithm does not take stop at once, with a
-message that names the key and the file.
+unknown games, unknown agents, unknown algorithms and hyperparameters the algorithm does not take stop
+at once, with a message that names the key and the file. What an algorithm takes is its record's to say
+(:class:`~boardenvs_agents.learning.algorithms.Algorithm`): ``algo:`` names any registered algorithm.
 """
 
 from __future__ import annotations
 
-import inspect
-import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +20,7 @@ import yaml
 
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs_agents.config import read_config
+from boardenvs_agents.learning.algorithms import Algorithm, algorithm_names, get_algorithm
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ class SelfPlayConfig:
 
 @dataclass(frozen=True)
 class ImitationConfig:
-    """A warm start before training: the policy imitates a teacher (MaskablePPO only; see
-    :mod:`boardenvs_agents.learning.imitation`)."""
+    """A warm start before training: the policy imitates a teacher (algorithms whose record takes it:
+    ppo; see :mod:`boardenvs_agents.learning.imitation`)."""
 
     #: Agent spec of the teacher (e.g. ``heuristic``); null: no warm start.
     teacher: str | None = None
@@ -110,8 +110,9 @@ class TrainConfig:
     game: str = "sorry_v0"
     #: The game's options (see its docstring).
     game_options: dict[str, Any] = field(default_factory=dict)
-    #: ``ppo`` (sb3-contrib MaskablePPO) or ``dqn`` (MaskedDQN).
-    algo: Literal["ppo", "dqn"] = "ppo"
+    #: A registered algorithm (:mod:`boardenvs_agents.learning.algorithms`): ``ppo`` (sb3-contrib
+    #: MaskablePPO), ``dqn`` (MaskedDQN), or one a package of yours registers.
+    algo: str = "ppo"
     #: Seed of the envs, the learner and the evaluation games.
     seed: int = 0
     #: Environment steps (learner decisions) to train for.
@@ -156,6 +157,11 @@ class TrainConfig:
         """Plain, YAML-able dict."""
         return options_to_dict(self)
 
+    @property
+    def algorithm(self) -> Algorithm:
+        """The record of :attr:`algo` (``ValueError`` for an algorithm nobody registered)."""
+        return get_algorithm(self.algo)
+
 
 def load_config(path: str | Path | None = None, overrides: Sequence[str] = ()) -> TrainConfig:
     """Read, override and check a training config.
@@ -170,11 +176,17 @@ def load_config(path: str | Path | None = None, overrides: Sequence[str] = ()) -
 
 
 def check_config(config: TrainConfig, where: str = "config: ") -> None:
-    """Check what types cannot: the game, its options, the agents and the hyperparameters exist."""
+    """Check what types cannot: the algorithm, the game, its options, the agents and the
+    hyperparameters exist."""
     import boardenvs
-    from boardenvs_agents.learning.models import algorithm_class
     from boardenvs_agents.registry import make_policy
 
+    if config.algo not in algorithm_names():
+        raise OptionError(
+            f"{where}option 'algo' must be one of the registered algorithms {tuple(algorithm_names())}, "
+            f"got {config.algo!r}"
+        )
+    algorithm = config.algorithm
     if config.game not in boardenvs.env_names():
         raise OptionError(f"{where}game {config.game!r} is unknown; available: {boardenvs.env_names()}")
     try:
@@ -193,9 +205,10 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
             raise OptionError(f"{where}imitation.{key}: seats are 0..{last}, got {list(seats)}")
     if imitation.seats == ():
         raise OptionError(f"{where}imitation.seats: list at least one seat (or null: every seat)")
-    if config.imitation.teacher is not None and config.algo != "ppo":
+    if config.imitation.teacher is not None and not algorithm.imitation:
+        takers = " or ".join(name for name in algorithm_names() if get_algorithm(name).imitation)
         raise OptionError(
-            f"{where}imitation: a warm start by imitation trains ppo policies, not {config.algo}"
+            f"{where}imitation: a warm start by imitation trains {takers or 'no'} policies, not {config.algo}"
         )
     for key, specs in (
         ("opponents", [k for k in config.opponents if k != "self"]),
@@ -211,74 +224,9 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
                 raise OptionError(f"{where}{key}: {err}") from err
     if any(w < 0 for w in config.opponents.values()) or sum(config.opponents.values()) <= 0:
         raise OptionError(f"{where}opponents: weights must be non-negative with a positive sum")
-    accepted = _init_parameters(algorithm_class(config.algo)) - {"self", "policy", "env"}
-    reserved = {"seed", "policy_kwargs", "tensorboard_log", "verbose", "device", "_init_setup_model"}
-    for key in config.hyperparameters:
-        if key not in accepted or key in reserved:
-            raise OptionError(
-                f"{where}hyperparameters.{key} is not a {config.algo} hyperparameter here; "
-                f"valid: {sorted(accepted - reserved)}"
-            )
-    for key, value in config.hyperparameters.items():
-        if key in _HYPERPARAMETER_RULES:
-            allowed, ok = _HYPERPARAMETER_RULES[key]
-            if not ok(value):
-                raise OptionError(f"{where}hyperparameters.{key} must be {allowed}, got {value!r}")
-    _check_policy_kwargs(config, where)
+    algorithm.check_hyperparameters(config.hyperparameters, where)
+    algorithm.check_policy_kwargs(config.policy_kwargs, where)
     _try_model(config, where)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _unit(v: Any) -> bool:
-    return _is_number(v) and 0 <= v <= 1
-
-
-#: What the common hyperparameters must be (description, check); the rest is left to the algorithm.
-_HYPERPARAMETER_RULES: dict[str, tuple[str, Callable[[Any], bool]]] = {
-    "learning_rate": ("a positive number", lambda v: _is_number(v) and v > 0),
-    "n_steps": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "batch_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "n_epochs": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "gamma": ("a number in [0, 1]", _unit),
-    "gae_lambda": ("a number in [0, 1]", _unit),
-    "clip_range": ("a positive number", lambda v: _is_number(v) and v > 0),
-    "clip_range_vf": ("null or a positive number", lambda v: v is None or (_is_number(v) and v > 0)),
-    "normalize_advantage": ("true or false", lambda v: isinstance(v, bool)),
-    "ent_coef": ("a number >= 0", lambda v: _is_number(v) and v >= 0),
-    "vf_coef": ("a number >= 0", lambda v: _is_number(v) and v >= 0),
-    "max_grad_norm": ("a positive number", lambda v: _is_number(v) and v > 0),
-    "target_kl": ("null or a positive number", lambda v: v is None or (_is_number(v) and v > 0)),
-    "stats_window_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "buffer_size": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "learning_starts": ("an integer >= 0", lambda v: _is_int(v) and v >= 0),
-    "tau": ("a number in [0, 1]", _unit),
-    "train_freq": (
-        "an integer >= 1 or [integer >= 1, 'step' or 'episode']",
-        lambda v: (
-            (_is_int(v) and v >= 1)
-            or (
-                isinstance(v, (list, tuple))
-                and len(v) == 2
-                and _is_int(v[0])
-                and v[0] >= 1
-                and v[1] in ("step", "episode")
-            )
-        ),
-    ),  # fmt: skip
-    "gradient_steps": ("an integer >= 1, or -1", lambda v: _is_int(v) and (v >= 1 or v == -1)),
-    "target_update_interval": ("an integer >= 1", lambda v: _is_int(v) and v >= 1),
-    "exploration_fraction": ("a number in [0, 1]", _unit),
-    "exploration_initial_eps": ("a number in [0, 1]", _unit),
-    "exploration_final_eps": ("a number in [0, 1]", _unit),
-    "optimize_memory_usage": ("true or false", lambda v: isinstance(v, bool)),
-}
 
 
 def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
@@ -303,7 +251,7 @@ def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
     trained = rules_options(make_game(config.game, **metadata["options"]).options)
     if trained != rules_options(game.options):
         raise OptionError(f"{where}init_model: {path} was trained for other rules ({metadata['options']})")
-    view = LearnerView(game, config.learner_seat, config.algo == "dqn")
+    view = LearnerView(game, config.learner_seat, config.algorithm.mask_in_observation)
     spaces = (list(view.box.shape), view.num_actions)
     if (metadata["observation_shape"], metadata["num_actions"]) != spaces:
         raise OptionError(
@@ -312,67 +260,35 @@ def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
         )
 
 
-def _check_policy_kwargs(config: TrainConfig, where: str) -> None:
-    def layers(v: Any) -> bool:
-        return isinstance(v, (list, tuple)) and all(_is_int(n) and n >= 1 for n in v)
-
-    net_arch = config.policy_kwargs.get("net_arch", [])
-    ok = layers(net_arch) or (
-        config.algo == "ppo"
-        and isinstance(net_arch, dict)
-        and set(net_arch) <= {"pi", "vf"}
-        and all(layers(v) for v in net_arch.values())
-    )
-    if not ok:
-        shapes = "a list of layer sizes (integers >= 1)" + (
-            " or {pi: [...], vf: [...]}" if config.algo == "ppo" else ""
-        )
-        raise OptionError(f"{where}policy_kwargs.net_arch must be {shapes}, got {net_arch!r}")
-
-
 def _try_model(config: TrainConfig, where: str) -> None:
-    """Build the model once on the learner's spaces, so that what the rules above do not cover stops
-    here, before a run directory exists (a small replay buffer stands in for DQN's)."""
+    """Build the model once on the learner's spaces, so that what the checks above do not cover stops
+    here, before a run directory exists (with the record's trial limits: a small replay buffer stands
+    in for DQN's)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from boardenvs.registry import make_game
     from boardenvs.wrappers.single_agent import SingleAgentEnv
-    from boardenvs_agents.learning.models import algorithm_class
+
+    algorithm = config.algorithm
 
     def make() -> Any:
         game = make_game(config.game, **config.game_options)
-        return SingleAgentEnv(game, "random", config.learner_seat, mask_in_observation=config.algo == "dqn")
+        return SingleAgentEnv(
+            game, "random", config.learner_seat, mask_in_observation=algorithm.mask_in_observation
+        )
 
-    kwargs = dict(config.hyperparameters)
-    if config.algo == "dqn":
-        kwargs["buffer_size"] = min(int(kwargs.get("buffer_size", 1000)), 1000)
-    policy = "MaskedDQNPolicy" if config.algo == "dqn" else "MlpPolicy"
     env = DummyVecEnv([make] * config.n_envs)
     try:
         with warnings.catch_warnings():  # the run's own model repeats them
             warnings.simplefilter("ignore")
-            policy_kwargs = dict(config.policy_kwargs) or None
-            algo = algorithm_class(config.algo)
-            algo(policy, env, device="cpu", policy_kwargs=policy_kwargs, verbose=0, **kwargs)
+            trial = algorithm.trial_hyperparameters(config.hyperparameters)
+            algorithm.build(env, trial, config.policy_kwargs)
     except (ValueError, TypeError, AssertionError, KeyError, AttributeError, RuntimeError) as err:
         raise OptionError(
             f"{where}hyperparameters / policy_kwargs: {config.algo} refuses them: {type(err).__name__}: {err}"
         ) from err
     finally:
         env.close()
-
-
-def _init_parameters(cls: type) -> set[str]:
-    """Keyword parameters of ``cls(...)``, following ``**kwargs`` up the class hierarchy."""
-    names: set[str] = set()
-    for klass in cls.__mro__:
-        if "__init__" not in vars(klass):
-            continue
-        params = inspect.signature(klass.__init__).parameters.values()
-        names |= {p.name for p in params if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
-        if not any(p.kind == p.VAR_KEYWORD for p in params):
-            break
-    return names
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:

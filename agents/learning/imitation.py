@@ -25,7 +25,9 @@ The training config's ``imitation`` section (:class:`~boardenvs_agents.learning.
 switches it on; :mod:`boardenvs_agents.learning.run` runs it once, before the first step, and writes
 the report to ``imitation.json`` in the run directory. It is seeded (the games by ``seed``, the
 minibatches by ``seed``), so a run killed before its first checkpoint and resumed does it again, the
-same.
+same. The teacher's games are played by the one game loop, :func:`boardenvs.core.loop.play_game`, with
+its seeding: game ``g`` has the seed ``derive_seeds(seed, games)[g]``, from which its chance and every
+seat's policy are seeded as in the arena.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
+from boardenvs.core import loop
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict
-from boardenvs.core.state import CHANCE
+from boardenvs.core.state import State
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
 
@@ -88,7 +91,9 @@ def collect_demonstrations(
     ``seat_teachers`` gives some seats a teacher of their own (an agent spec by seat).
     With ``actor`` (DAgger) the recorded seats play the actor's moves instead of the teacher's; the
     teacher's choice in each of those positions is what is recorded.
-    ``seed`` is anything :class:`numpy.random.SeedSequence` takes (an int, or a list of them).
+    ``seed`` is anything :class:`numpy.random.SeedSequence` takes (an int, or a list of them): game
+    ``g`` is the game loop's game of seed :func:`boardenvs.core.loop.derive_seeds` ``(seed, games)[g]``
+    (its chance and every seat's policy seeded from it, as in the arena).
 
     ``progress(games_done)`` is called after each game.
 
@@ -100,17 +105,11 @@ def collect_demonstrations(
     if games < 2:
         raise ValueError(f"imitation needs at least 2 teacher games (one is held out), got {games}")
     n = game.num_players
-    seed_seq = np.random.SeedSequence(seed)
-    chance_rng = np.random.default_rng(seed_seq.spawn(1)[0])
     options = options_to_dict(game.options)
 
     def seated(specs: list[str]) -> list[Any]:
-        """One policy per seat, ``specs[p]`` in seat ``p``, each with its own seed."""
-        children = seed_seq.spawn(n)
-        return [
-            make_policy(specs[p], game.name, seed=int(children[p].generate_state(1)[0]), game_options=options)
-            for p in range(n)
-        ]
+        """One policy per seat, ``specs[p]`` in seat ``p`` (each game resets it with its seat's seed)."""
+        return [make_policy(specs[p], game.name, seed=0, game_options=options) for p in range(n)]
 
     teachers = seated([(seat_teachers or {}).get(p, teacher) for p in range(n)])
     others = seated([opponents] * n) if opponents is not None else teachers
@@ -120,37 +119,33 @@ def collect_demonstrations(
     returns: list[float] = []
     game_ids: list[int] = []
     deciders: list[int] = []
-    for g in range(games):
+
+    def recorded(g: int, player: int, policy: Policy, rows: list[int]) -> _Labelled:
+        """Seat ``player`` of game ``g``: ``policy`` labels its decisions (and plays them unless an
+        ``actor`` does), each one recorded as the learner sees it."""
+
+        def keep(state: State, action: int) -> None:
+            rows.append(len(actions))
+            observations.append(view.observe(state, player))
+            masks.append(view.mask(state, player))
+            actions.append(int(action))
+            returns.append(0.0)
+            game_ids.append(g)
+            deciders.append(player)
+
+        return _Labelled(policy, keep, actor)
+
+    for g, game_seed in enumerate(loop.derive_seeds(seed, games)):
         if opponents is None:
             seats = range(n) if view.learner_seat is None else [view.learner_seat]
             players = teachers
         else:
             seats = [g % n if view.learner_seat is None else view.learner_seat]
             players = [teachers[p] if p in seats else others[p] for p in range(n)]
-        for policy in players:
-            if hasattr(policy, "reset"):
-                policy.reset()
-        state = game.new_initial_state()
         kept = [p for p in seats if record is None or p in record]
         rows: dict[int, list[int]] = {p: [] for p in kept}  # indices of each seat's decisions
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply_action(state.sample_chance(chance_rng))
-                continue
-            action = players[player].act(state)
-            if player in rows:
-                rows[player].append(len(actions))
-                observations.append(view.observe(state, player))
-                masks.append(view.mask(state, player))
-                actions.append(int(action))
-                returns.append(0.0)
-                game_ids.append(g)
-                deciders.append(player)
-                if actor is not None:
-                    action = actor.act(state)
-            state.apply_action(action)
-        final = state.returns()
+        seated_now = [recorded(g, p, players[p], rows[p]) if p in rows else players[p] for p in range(n)]
+        final = loop.play_game(game, seated_now, game_seed).state.returns()
         for player, indices in rows.items():
             for k, index in enumerate(reversed(indices)):
                 returns[index] = float(final[player]) * gamma**k
@@ -164,6 +159,27 @@ def collect_demonstrations(
         np.asarray(game_ids, dtype=np.int64),
         np.asarray(deciders, dtype=np.int64),
     )
+
+
+class _Labelled:
+    """A recorded seat of a teacher game: ``teacher`` chooses, ``record(state, choice)`` keeps the
+    choice, and the move played is the teacher's, or with an ``actor`` (DAgger) the actor's. A reset
+    (the game loop's, with the seat's seed) resets the teacher; the actor plays as it is given."""
+
+    def __init__(self, teacher: Policy, record: Callable[[State, int], None], actor: Policy | None) -> None:
+        self.teacher = teacher
+        self.record = record
+        self.actor = actor
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reset the teacher for a new game."""
+        self.teacher.reset(seed=seed)
+
+    def act(self, state: State) -> int:
+        """The teacher's choice, recorded; the actor's move if there is one, else that choice."""
+        action = self.teacher.act(state)
+        self.record(state, action)
+        return action if self.actor is None else self.actor.act(state)
 
 
 def merge_demonstrations(parts: Sequence[Demonstrations]) -> Demonstrations:

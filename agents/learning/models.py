@@ -7,7 +7,8 @@ spaces with a message that says which. Files are written atomically (a temporary
 so a crash never leaves half a model behind.
 
 Shipped models live in ``agents/models/<algo>_<game>.zip`` and are named by spec, e.g. ``ppo:sorry_v0``;
-``ppo:path/to/model.zip`` loads any file.
+``ppo:path/to/model.zip`` loads any file. ``<algo>`` is any registered algorithm
+(:mod:`boardenvs_agents.learning.algorithms`), whose record builds, saves and loads its models.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ import numpy as np
 from boardenvs.core.game import Game
 from boardenvs.core.options import options_to_dict, rules_options
 from boardenvs.core.state import State
-from boardenvs.registry import make_game
+from boardenvs.registry import env_names, make_game
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
+from boardenvs_agents.learning.algorithms import get_algorithm
 from boardenvs_agents.learning.network import FrozenNetwork, frozen_network, frozen_value_network
 
 METADATA_NAME = "boardenvs.json"
@@ -39,16 +41,13 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 def algorithm_class(algo: str) -> type:
-    """The SB3 class of ``algo`` (``"ppo"``: MaskablePPO, ``"dqn"``: MaskedDQN)."""
-    if algo == "ppo":
-        from sb3_contrib import MaskablePPO
+    """The model class of the registered algorithm ``algo`` (``"ppo"``: MaskablePPO, ``"dqn"``:
+    MaskedDQN; :func:`~boardenvs_agents.learning.algorithms.get_algorithm`).
 
-        return MaskablePPO
-    if algo == "dqn":
-        from boardenvs_agents.learning.masked_dqn import MaskedDQN
-
-        return MaskedDQN
-    raise ValueError(f"unknown algorithm {algo!r}; known: 'ppo', 'dqn'")
+    Raises:
+        ValueError: for an algorithm nobody registered.
+    """
+    return get_algorithm(algo).model_class
 
 
 def git_commit() -> str:
@@ -95,13 +94,16 @@ def atomic_write(path: Path, write: Any) -> None:
 
 
 def save_model(model: Any, path: str | Path, metadata: dict[str, Any]) -> Path:
-    """Save an SB3 model with its metadata, atomically; returns the path (``.zip`` added if missing)."""
+    """Save a model of the algorithm ``metadata["algo"]`` (:meth:`Algorithm.save
+    <boardenvs_agents.learning.algorithms.Algorithm.save>`) with its metadata, atomically; returns the
+    path (``.zip`` added if missing)."""
     path = Path(path)
     if path.suffix != ".zip":
         path = path.with_suffix(".zip")
+    algorithm = get_algorithm(metadata["algo"])
 
     def write(tmp: Path) -> None:
-        model.save(tmp)
+        algorithm.save(model, tmp)
         saved = tmp if tmp.exists() else tmp.with_name(tmp.name + ".zip")
         with zipfile.ZipFile(saved, "a") as zf:
             zf.writestr(METADATA_NAME, json.dumps(metadata, indent=2))
@@ -113,11 +115,21 @@ def save_model(model: Any, path: str | Path, metadata: dict[str, Any]) -> Path:
 
 
 def shipped_models(algo: str, game_name: str) -> list[Path]:
-    """The shipped ``algo`` models of ``game_name``: ``models/<algo>_<game>.zip`` (the default one, first)
-    and its variants for other options, ``models/<algo>_<game>__<variant>.zip`` (e.g. ``__2p``)."""
+    """The shipped ``algo`` models of the game ``game_name``: ``models/<algo>_<game>.zip`` (the default
+    one, first) and its variants for other options, ``models/<algo>_<game>__<variant>.zip`` (e.g.
+    ``__2p``); none for a name that is not a registered game."""
+    if game_name not in env_names():
+        return []
     default = MODELS_DIR / f"{algo}_{game_name}.zip"
     variants = sorted(MODELS_DIR.glob(f"{algo}_{game_name}__*.zip"))
     return ([default] if default.exists() else []) + variants
+
+
+def shipped_games(algo: str) -> list[str]:
+    """The games with a shipped ``algo`` model (:func:`shipped_models`)."""
+    prefix = f"{algo}_"
+    stems = (p.stem[len(prefix) :].split("__")[0] for p in MODELS_DIR.glob(f"{prefix}*.zip"))
+    return sorted({game for game in stems if game in env_names()})
 
 
 def resolve_model_path(
@@ -167,9 +179,9 @@ def resolve_model_path(
         return path
     if path.with_suffix(".zip").exists():
         return path.with_suffix(".zip")
-    available = sorted({p.stem.split("_", 1)[1].split("__")[0] for p in MODELS_DIR.glob(f"{algo}_*.zip")})
     raise FileNotFoundError(
-        f"no model file {name_or_path!r} and no shipped {algo} model of that name (shipped: {available})"
+        f"no model file {name_or_path!r} and no shipped {algo} model of that name "
+        f"(shipped: {shipped_games(algo)})"
     )
 
 
@@ -232,7 +244,7 @@ def load_model(path: str | Path, game: Game | None = None, device: str = "cpu") 
     if game is not None:
         check_compatible(metadata, game, path)
     with kept_global_generators():
-        model = algorithm_class(metadata["algo"]).load(path, device=device)
+        model = get_algorithm(metadata["algo"]).load(path, device=device)
     return model, metadata
 
 

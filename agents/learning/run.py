@@ -20,9 +20,11 @@ SIGKILL during a write) and resumed, as often as it takes, ends with the same st
 number of updates, the same ``eval.csv`` rows (rows logged after the checkpoint are dropped and
 played again, never duplicated) and the same final weights, bit for bit, as the run that was not
 stopped, on the same machine, library versions and ``torch_threads``. That holds for MaskablePPO and
-for masked DQN (its replay buffer is in the checkpoint). The work since the last checkpoint is done
-again. Not restored: TensorBoard events written after the checkpoint appear twice, and timings
-(steps per second) are per session.
+for masked DQN (its replay buffer is in the checkpoint), and for any registered algorithm whose
+checkpoint files hold all it trains on
+(:meth:`~boardenvs_agents.learning.algorithms.Algorithm.checkpoint_files`). The work since the last
+checkpoint is done again. Not restored: TensorBoard events written after the checkpoint appear twice,
+and timings (steps per second) are per session.
 
 A resume is refused, with nothing written, when the run directory, its config or every checkpoint
 is unreadable, or when ``--set`` tries to change anything but :data:`RESUMABLE_KEYS`; the run stays
@@ -55,7 +57,7 @@ from boardenvs_agents.learning.checkpoint import (
     write_checkpoint,
 )
 from boardenvs_agents.learning.config import TrainConfig, check_config, load_config, save_config
-from boardenvs_agents.learning.models import algorithm_class, atomic_write, save_model
+from boardenvs_agents.learning.models import atomic_write, save_model
 
 #: Config keys a resume may change with ``--set`` (anything else would make it another run).
 RESUMABLE_KEYS = ("total_timesteps", "checkpoint_every", "vec_env", "workers", "torch_threads")
@@ -195,9 +197,7 @@ def _load_checkpoint(run_dir: Path, config: TrainConfig) -> _Checkpoint | None:
             for path in state["callbacks"]["selfplay"]["paths"][-config.selfplay.max_snapshots :]:
                 if not (run_dir / path).is_file():
                     raise ValueError(f"its self-play snapshot {path} is missing")
-            model = algorithm_class(config.algo).load(folder / "model.zip", device="cpu")
-            if config.algo == "dqn":
-                model.load_replay_buffer(folder / "replay_buffer.pkl")
+            model = config.algorithm.load_checkpoint(folder)
         except Exception as err:  # anything unreadable: fall back to the older checkpoint
             problems.append(f"{folder.name}: {type(err).__name__}: {err}")
             continue
@@ -312,11 +312,11 @@ class _Session:
         )
 
         config, run_dir, checkpoint = self.config, self.run_dir, self.checkpoint
+        algorithm = config.algorithm
         if checkpoint is None:
-            policy = "MaskedDQNPolicy" if config.algo == "dqn" else "MlpPolicy"
-            model = algorithm_class(config.algo)(
-                policy, vec_env, seed=config.seed, device="cpu", tensorboard_log=str(run_dir / "tb"),
-                policy_kwargs=dict(config.policy_kwargs) or None, verbose=0, **config.hyperparameters,
+            model = algorithm.build(
+                vec_env, config.hyperparameters, config.policy_kwargs, seed=config.seed,
+                tensorboard_log=str(run_dir / "tb"),
             )  # fmt: skip
             if config.init_model is not None:
                 self._init_from(model, Path(config.init_model))
@@ -347,13 +347,7 @@ class _Session:
         if remaining > 0:
             if checkpoint is not None:
                 set_rng_state(checkpoint.state["rng"])  # last: loading the model and snapshots drew from them
-            model.learn(
-                remaining,
-                callback=callbacks,
-                reset_num_timesteps=False,
-                tb_log_name="run",
-                progress_bar=False,
-            )
+            algorithm.train(model, remaining, callbacks)
         else:  # a resumed run at its total whose final files were not written: just finish it
             from stable_baselines3.common.logger import configure
 
@@ -386,7 +380,7 @@ class _Session:
     def _init_from(self, model: Any, path: Path) -> None:
         """Start from the weights of the saved model ``path`` (``init_model``; its spaces were checked
         with the config)."""
-        source = algorithm_class(self.config.algo).load(path, device="cpu")
+        source = self.config.algorithm.load(path)
         model.policy.load_state_dict(source.policy.state_dict())
         say(f"init_model: weights of {path}")
 
@@ -459,9 +453,7 @@ class _Session:
     def save(self) -> None:
         """Write a checkpoint of everything the next rollout depends on."""
         model = self.model
-        files = {"model.zip": model.save}
-        if self.config.algo == "dqn":
-            files["replay_buffer.pkl"] = model.save_replay_buffer
+        files = self.config.algorithm.checkpoint_files(model)
         state = {
             "n_updates": model._n_updates,
             "time": time.time(),

@@ -93,6 +93,8 @@ class TimedEnv(gymnasium.Wrapper):
 def _env_factory(
     config: TrainConfig, root: Path | None, cache: SnapshotCache, wrap: bool
 ) -> Callable[[], Any]:
+    mask_in_observation = config.algorithm.mask_in_observation
+
     def make() -> Any:
         pool = OpponentPool(
             config.game, config.opponents, config.selfplay.max_snapshots, config.game_options, root=root,
@@ -104,7 +106,7 @@ def _env_factory(
             config.game,
             opponents=pool,
             learner_seat=config.learner_seat,
-            mask_in_observation=config.algo == "dqn",
+            mask_in_observation=mask_in_observation,
             illegal_action="raise",
             **config.game_options,
         )
@@ -155,7 +157,7 @@ def env_wait_seconds(vec_env: VecEnv) -> float:
 def learner_view(config: TrainConfig) -> tuple[Game, LearnerView]:
     """The game and the learner's view of it, as the envs of ``config`` build them."""
     game = make_game(config.game, **config.game_options)
-    return game, LearnerView(game, config.learner_seat, config.algo == "dqn")
+    return game, LearnerView(game, config.learner_seat, config.algorithm.mask_in_observation)
 
 
 def evaluation_matchup(game: Game, opponent: str, games: int, learner_seat: int | None = None) -> Matchup:

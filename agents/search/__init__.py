@@ -1,5 +1,7 @@
-"""Search agents: Monte Carlo tree search straight on the rules states (:mod:`.mcts`)."""
+"""Search agents: Monte Carlo tree search straight on the rules states (:mod:`.mcts`), its leaves scored
+by an evaluator (:mod:`.evaluators`)."""
 
+from boardenvs_agents.search.evaluators import Evaluation, Evaluator, RolloutEvaluator
 from boardenvs_agents.search.mcts import MCTSPolicy, make_mcts
 
-__all__ = ["MCTSPolicy", "make_mcts"]
+__all__ = ["Evaluation", "Evaluator", "MCTSPolicy", "RolloutEvaluator", "make_mcts"]

@@ -144,6 +144,34 @@ def test_each_seed_deals_the_same_cards_to_every_seating():
         assert (alone.returns, alone.winner, alone.num_decisions) == (r.returns, r.winner, r.num_decisions)
 
 
+@pytest.mark.parametrize(
+    "name,first,second",
+    [
+        ("sorry_v0", (0, 201), (1, 202)),
+        ("gangsi_v0", (0, 86), (1, 557)),
+        ("lost_city_v0", (0, 224), (0, 378)),
+        ("neighborhood_v0", (3, 284), (3, 281)),
+    ],
+)
+def test_the_games_of_a_seed_are_the_ones_the_arena_always_played(name, first, second):
+    """Same seeds, same games: the heuristic against random players on seed 777, in the first two
+    seatings, has the winner and length it had before the game loop moved to boardenvs.core.loop
+    (``boardenvs-evaluate --agent heuristic --opponent random --seed 777`` at commit d73c768)."""
+    game = make_game(name)
+    n = game.num_players
+    for seat, expected in ((0, first), (1, second)):
+        policies = [make_policy("heuristic" if p == seat else "random", name) for p in range(n)]
+        result = play_game(game, policies, 777)
+        assert (result.winner, result.num_decisions) == expected
+
+
+def test_the_arena_observer_is_the_game_loops():
+    from boardenvs.core import loop
+    from boardenvs_agents.arena import match
+
+    assert match.GameObserver is loop.GameObserver
+
+
 # -- a rigged pair on the toy game --------------------------------------------------------------------
 class Taker(Policy):
     """Always adds the roll to its score: with faces (2,) and target 4 it wins on its second turn."""

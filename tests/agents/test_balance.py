@@ -85,7 +85,7 @@ def test_check_passes_quietly_when_every_target_is_met(capsys):
         (["--game", "chess_v0"], "unknown environment 'chess_v0'; available: ["),
         (["--game", "sorry_v0", "--games", "0"], "games must be at least 1, got 0"),
         (["--game", "sorry_v0", "--workers", "0"], "workers must be at least 1, got 0"),
-        (["--game", "sorry_v0", "--option", "max_turns"], "--option takes KEY=VALUE, got 'max_turns'"),
+        (["--game", "sorry_v0", "--option", "max_turns"], "--option takes key=value, got 'max_turns'"),
         (["--game", "sorry_v0", "--option", "num_players=3"], "with --num-players"),
         (["--game", "sorry_v0", "--option", "max_turns=0"], "max_turns must be at least 1, got 0"),
         (["--game", "sorry_v0", "--option", "board=3"], "board"),

@@ -276,6 +276,7 @@ def test_dagger_actor_plays_the_recorded_seats_and_the_teacher_labels_them():
     """With an ``actor`` the games are the actor's: replaying them with the actor's actions alone (the
     same chance draws) meets exactly the recorded positions, while the recorded actions are the
     teacher's choices there (legal, and often not the actor's)."""
+    from boardenvs.core import loop
     from boardenvs.core.state import CHANCE
     from boardenvs_agents.base import Policy
 
@@ -296,9 +297,9 @@ def test_dagger_actor_plays_the_recorded_seats_and_the_teacher_labels_them():
     played = np.asarray([np.flatnonzero(m)[0] for m in demos.masks])
     assert (demos.actions != played).mean() > 0.1  # the heuristic often prefers another move
 
-    chance_rng = np.random.default_rng(np.random.SeedSequence(8).spawn(1)[0])
     replayed = []
-    for _ in range(3):
+    for game_seed in loop.derive_seeds(8, 3):  # game g: the game loop's game of the g-th seed
+        chance_rng = loop.chance_generator(game_seed)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.current_player() == CHANCE:

@@ -5,15 +5,20 @@ from __future__ import annotations
 import agent_helpers
 import numpy as np
 import pytest
-from agent_helpers import OnlyWhatTheSeatMayRead, decision_states, sorry_position
+from agent_helpers import (
+    OnlyWhatTheSeatMayRead,
+    decision_states,
+    hidden_variant,
+    lost_city_position,
+    sorry_position,
+)
 
 import boardenvs
 from boardenvs import make_game
 from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs.gangsi.cards import COLOR_MASK
 from boardenvs.gangsi.rules import FACE, KYONSHI, PH_CHOOSE, PH_DIR, PH_KY_MOVE, STEP, GangsiState
-from boardenvs.lost_city import cards as lc_cards
-from boardenvs.lost_city.rules import ABILITY, P_ACTION, P_MOVE, STAY, LostCityOptions, LostCityState
+from boardenvs.lost_city.rules import ABILITY
 from boardenvs.neighborhood.rules import PLAYER, NeighborhoodOptions, NeighborhoodState
 from boardenvs.sorry import board as sorry_board
 from boardenvs.sorry.board import HOME, START
@@ -129,26 +134,6 @@ def test_sorry_the_eleven_that_brings_the_last_pawn_home(options):
     child.apply_action(action)
     assert child.current_player() == TERMINAL and child.returns()[0] == 1.0
     assert visits[win] == max(visits.values())
-
-
-def lost_city_position() -> LostCityState:
-    """Chris (seat 0, holding Special Ability) next to Jack (seat 1, 30 HP); seat 2 is already out."""
-    state = LostCityState(
-        LostCityOptions(num_players=3, characters=("Chris", "Jack", "Rob"), first_player="seat0")
-    )
-    state.pos = [state.geo.index((10, 1)), state.geo.index((10, 2)), -1]
-    state.hp[1] = 30
-    state.hp[2] = 0
-    state.deck.take(lc_cards.SPECIAL)
-    state.held[0] = lc_cards.SPECIAL
-    state.round = 5
-    state.phase = P_MOVE
-    state.to_move = 0
-    state._legal = None
-    state.apply_action(STAY)
-    assert state.phase == P_ACTION and state.current_player() == 0
-    assert state.is_out(2)
-    return state
 
 
 @pytest.mark.parametrize("options", [{}, {"depth": 6, "leaf": "eval"}], ids=str)
@@ -304,13 +289,6 @@ def test_the_search_only_reads_the_root_through_determinize(game_name):
         assert action in state.legal_actions()
         assert wrapped.calls == 12  # one fresh determinization per simulation
         assert state.to_dict() == before  # and the true state is left as it was
-
-
-def hidden_variant(state: GangsiState, player: int, seed: int) -> GangsiState:
-    """Another full state ``player`` cannot tell from ``state``: its hidden parts drawn again."""
-    variant = state.determinize(player, np.random.default_rng(seed))
-    assert variant.current_player() == state.current_player()
-    return variant
 
 
 def test_gangsi_the_kyonshi_decides_the_same_whatever_the_hidden_squares_and_hands():

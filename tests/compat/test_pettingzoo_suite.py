@@ -1,7 +1,7 @@
 """PettingZoo's parallel API on every game, through ``turn_based_aec_to_parallel``.
 
-(``api_test``, ``seed_test`` and ``render_test`` run in each game's own tests; ``performance_benchmark``
-runs in ``docs/compat_check.py``.)
+(``api_test``, ``seed_test`` and ``render_test`` run in the env contract suite,
+tests/test_env_contract.py; ``performance_benchmark`` runs in ``docs/compat_check.py``.)
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""gangsi_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, hidden information,
-observations, masks, options, illegal actions and rendering.
+"""gangsi_v0 as a PettingZoo AEC env, what only Gangsi has: agents and spaces by role, hidden
+information and determinization, the observation layout and the hunters' perspective, copies of its
+state's containers, option errors, eliminations and rewards, and the rendered text. The contract every
+env keeps (API, seeding, pickling, copies and snapshots, masks, dead steps, illegal actions, render
+modes) is tests/test_env_contract.py.
 
 Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and ``boardenvs/gangsi/env.py``.
 """
@@ -7,25 +10,10 @@ Rule ids (K1-K34) refer to ``docs/rules/gangsi.md`` and ``boardenvs/gangsi/env.p
 from __future__ import annotations
 
 import json
-import pickle
 
 import numpy as np
 import pytest
-from env_helpers import (
-    check_copies_follow,
-    check_global_rngs_do_not_matter,
-    check_illegal_action_loses,
-    check_illegal_action_raises,
-    check_observe_is_pure,
-    check_snapshots_replay,
-    fixed_rule,
-    json_copy,
-    masked_random,
-    play,
-    play_out,
-    random_game,
-)
-from pettingzoo.test import api_test, seed_test
+from env_helpers import fixed_rule, json_copy, masked_random, play_out, random_game
 
 import boardenvs
 from boardenvs import gangsi_v0
@@ -74,16 +62,6 @@ def decision_states(seed: int, every: int = 1, **options) -> list[GangsiState]:
 
 
 # -- PettingZoo conformance -------------------------------------------------------------------------
-@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
-def test_api_test(options):
-    api_test(gangsi_v0.env(**options), num_cycles=300)
-
-
-@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
-def test_seed_test(options):
-    seed_test(lambda: gangsi_v0.env(**options), num_cycles=300)
-
-
 def test_agents_and_spaces_by_role():
     env = gangsi_v0.env(num_hunters=4)
     assert env.possible_agents == ["kyonshi", "hunter_0", "hunter_1", "hunter_2", "hunter_3"]
@@ -98,46 +76,7 @@ def test_agents_and_spaces_by_role():
     assert three.possible_agents == ["kyonshi", "hunter_0", "hunter_1"]
 
 
-def test_different_seeds_give_different_games_and_same_seed_repeats():
-    games = set()
-    for seed in range(6):
-        env = gangsi_v0.env(num_hunters=2)
-        env.reset(seed=seed)
-        games.add(tuple(r[12] for r in play(env, fixed_rule, max_steps=8)))
-    assert len(games) > 1
-    env = gangsi_v0.env(num_hunters=3)
-    env.reset(seed=11)
-    first = play(env, masked_random(5))
-    env.reset(seed=11)
-    assert play(env, masked_random(5)) == first
-    assert first[-1][4] or first[-1][5]
-
-
-# -- pickling ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4, "hunter_turns": True}])
-def test_pickled_env_plays_the_same(options):
-    options = {**options, "max_rounds": 20}
-    env = gangsi_v0.env(**options)
-    env.reset(seed=3)
-    play(env, fixed_rule, max_steps=10)
-    copy = pickle.loads(pickle.dumps(env))
-    assert copy.unwrapped.game.options == env.unwrapped.game.options
-    env.reset(seed=21)
-    copy.reset(seed=21)
-    a = play(env, masked_random(8))
-    assert a == play(copy, masked_random(8))
-    assert len(a) > 20
-    state = env.unwrapped.game_state
-    assert pickle.loads(pickle.dumps(state)) == state
-
-
 # -- clones and dict round trips ----------------------------------------------------------------------
-@pytest.mark.parametrize("options", CONFIGS, ids=IDS)
-def test_clone_and_dict_round_trip_play_on_identically(options):
-    state, nodes = check_copies_follow(random_rules_game(7, max_rounds=20, **options), 11, 60)
-    assert state.is_terminal() and nodes > 100
-
-
 def test_mutating_a_copy_leaves_the_original_alone():
     side = np.random.default_rng(99)
     for step, (state, _action) in enumerate(random_rules_game(4, num_hunters=3, max_rounds=15)):
@@ -160,69 +99,22 @@ def test_mutating_a_copy_leaves_the_original_alone():
         assert json.dumps(state.to_dict(), sort_keys=True) == before
 
 
-# -- whole-env snapshots ------------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4}, {"num_players": 2}], ids=str)
-def test_env_state_dict_round_trip(options):
-    full = check_snapshots_replay(lambda: gangsi_v0.raw_env(**options, max_rounds=20), seed=5)
-    assert full[-1][4] and len(full) > 50
-
-
-def test_state_dict_of_other_options_is_refused():
-    env = gangsi_v0.raw_env(num_hunters=2)
-    env.reset(seed=0)
-    other = gangsi_v0.raw_env(num_hunters=3)
-    other.reset(seed=0)
-    with pytest.raises(ValueError, match="options"):
-        other.load_state_dict(env.state_dict())
-
-
-# -- observe() is pure ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [{"num_hunters": 3}, {"num_players": 2, "hunter_turns": True}], ids=str)
-def test_observe_has_no_side_effects(options):
-    env = gangsi_v0.raw_env(**options)
-    env.reset(seed=5)
-    assert check_observe_is_pure(env, masked_random(6), max_steps=600, permute_every=50) > 100
-
-
-# -- global generators do not matter ---------------------------------------------------------------------
-@pytest.mark.parametrize("options", [{"num_hunters": 2}, {"num_hunters": 4, "hunter_turns": True}], ids=str)
-def test_global_rng_perturbation_does_not_change_play(options):
-    check_global_rngs_do_not_matter(lambda: gangsi_v0.env(**options, max_rounds=15))
-
-
 # -- masks and observations ----------------------------------------------------------------------------
 @pytest.mark.parametrize("options", CONFIGS, ids=IDS)
-def test_masks_and_observation_bounds(options):
-    for wrapped in (False, True):
-        env = (gangsi_v0.env if wrapped else gangsi_v0.raw_env)(**options)
-        env.reset(seed=10 + wrapped)
-        choose = masked_random(1)
-        step = 0
-        phases = set()
-        while env.agents and step < 500:
-            state = env.unwrapped.game_state
-            acting = env.agent_selection
-            _, _, term, trunc, _ = env.last()
-            # The mask is on the player to move, also while an eliminated hunter takes its dead step.
-            to_move = None if state.is_terminal() else env.possible_agents[state.current_player()]
-            assert term or trunc or acting == to_move
-            for agent in env.possible_agents:
-                obs = env.observe(agent)
-                space = env.observation_space(agent)
-                o, mask = obs["observation"], obs["action_mask"]
-                assert o.dtype == np.float32 and o.shape == space["observation"].shape
-                assert np.all(o >= 0.0) and np.all(o <= 1.0)
-                assert mask.dtype == np.int8 and mask.shape == (env.action_space(agent).n,)
-                assert space.contains(obs)
-                if agent == to_move:
-                    assert list(np.flatnonzero(mask)) == list(state.legal_actions())
-                    assert mask.any()
-                    phases.add(state.phase)
-                else:
-                    assert not mask.any()
-            env.step(None if (term or trunc) else choose(env.observe(acting)["action_mask"], step))
-            step += 1
-        assert {PH_CHOOSE, PH_DIR} <= phases
+def test_both_decision_phases_are_offered(options):
+    # Masks, dtypes, bounds and spaces at every step: tests/test_env_contract.py.
+    env = gangsi_v0.raw_env(**options)
+    env.reset(seed=10)
+    choose = masked_random(1)
+    phases = set()
+    for step in range(500):
+        if not env.agents:
+            break
+        _, _, term, trunc, _ = env.last()
+        if not (term or trunc):
+            phases.add(env.game_state.phase)
+        env.step(None if (term or trunc) else choose(env.observe(env.agent_selection)["action_mask"], step))
+    assert {PH_CHOOSE, PH_DIR} <= phases
 
 
 def test_observation_layout_of_both_roles():
@@ -502,25 +394,13 @@ def test_determinize_varies_with_the_generator():
     assert len(kyonshi) > 1 and len(hands) > 1
 
 
-# -- construction by name, options, illegal actions ---------------------------------------------------------
-def test_make_is_the_same_as_env():
-    by_name = boardenvs.make("gangsi_v0", num_hunters=3)
-    direct = gangsi_v0.env(num_hunters=3)
-    assert type(by_name) is type(direct)
-    by_name.reset(seed=4)
-    direct.reset(seed=4)
-    assert play(by_name, masked_random(0)) == play(direct, masked_random(0))
-    assert type(boardenvs.make("gangsi_v0", raw=True)) is gangsi_v0.raw_env
-    assert isinstance(boardenvs.make_game("gangsi_v0", num_players=4), gangsi_v0.GangsiGame)
-    assert boardenvs.make_game("gangsi_v0", num_players=4).num_players == 4
-
-
+# -- options ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "factory", [gangsi_v0.env, gangsi_v0.raw_env, lambda **kw: boardenvs.make("gangsi_v0", **kw)]
 )
-def test_unknown_and_bad_options_raise(factory):
+def test_bad_options_raise(factory):
+    # Unknown keys and render modes: tests/test_env_contract.py.
     for bad, match in (
-        ({"num_huntres": 3}, "num_huntres"),
         ({"num_hunters": 5}, "num_hunters"),
         ({"num_players": 6}, "num_players"),
         ({"hunter_turns": "yes"}, "hunter_turns"),
@@ -531,18 +411,9 @@ def test_unknown_and_bad_options_raise(factory):
         ({"hunter_win_rewards": "all"}, "hunter_win_rewards"),
         ({"one_controller": True, "num_hunters": 3}, "one_controller"),
         ({"maze": ("+---+",)}, "maze"),
-        ({"render_mode": "svg"}, "render_mode"),
     ):
         with pytest.raises(ValueError, match=match):
             factory(**bad)
-
-
-def test_illegal_action_through_wrapped_env_loses_the_game():
-    check_illegal_action_loses(gangsi_v0.env(num_hunters=3), warmup=7)
-
-
-def test_illegal_action_on_raw_env_raises_naming_it():
-    check_illegal_action_raises(gangsi_v0.raw_env(num_hunters=2))
 
 
 # -- rewards and eliminations through the env ----------------------------------------------------------------

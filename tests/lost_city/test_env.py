@@ -1,4 +1,7 @@
-"""lost_city_v0 as a PettingZoo AEC env: API, seeding, copies and snapshots, observations, masks, rendering.
+"""lost_city_v0 as a PettingZoo AEC env, what only Lost City has: the observation layout, seat rotation,
+the draft (T2), seduction (T20), eliminations and the round cap, copies of its state's containers,
+option errors and the rendered text. The contract every env keeps (API, seeding, pickling, copies and
+snapshots, masks, dead steps, illegal actions, render modes) is tests/test_env_contract.py.
 
 Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city/env.py``.
 """
@@ -6,35 +9,19 @@ Rule ids (T1-T41) refer to ``docs/rules/lost_city.md`` and ``boardenvs/lost_city
 from __future__ import annotations
 
 import json
-import pickle
 
 import numpy as np
 import pytest
-from env_helpers import (
-    check_copies_follow,
-    check_global_rngs_do_not_matter,
-    check_illegal_action_loses,
-    check_illegal_action_raises,
-    check_observe_is_pure,
-    check_snapshots_replay,
-    json_copy,
-    masked_random,
-    play,
-    play_out,
-    random_game,
-)
-from pettingzoo.test import api_test, seed_test
+from env_helpers import json_copy, play_out, random_game
 
-import boardenvs
 from boardenvs import lost_city_v0
-from boardenvs.core.state import CHANCE, TERMINAL, IllegalActionError
+from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.cards import CARD_COUNTS, HEALTH_10, SPECIAL
 from boardenvs.lost_city.env import SEAT_FEATURES, observation_size
 from boardenvs.lost_city.rules import (
     ATTACK,
     END,
-    NUM_ACTIONS,
     P_MOVE,
     P_PICK,
     PICK,
@@ -43,7 +30,6 @@ from boardenvs.lost_city.rules import (
     LostCityState,
 )
 
-COUNTS = [2, 4, 7]
 OBS_SIZE = 1415
 SEATS = 8 * 144
 GLOB = SEATS + 7 * SEAT_FEATURES
@@ -78,65 +64,7 @@ def rotate_dict(data: dict, n: int) -> dict:
     return out
 
 
-# -- PettingZoo conformance -------------------------------------------------------------------------
-@pytest.mark.parametrize("n", COUNTS)
-def test_api_test(n):
-    api_test(lost_city_v0.env(num_players=n), num_cycles=300)
-
-
-@pytest.mark.parametrize("n", COUNTS)
-def test_seed_test(n):
-    seed_test(lambda: lost_city_v0.env(num_players=n), num_cycles=300)
-
-
-def test_api_and_seed_test_with_move_features():
-    api_test(lost_city_v0.env(num_players=3, action_features=True), num_cycles=300)
-    seed_test(lambda: lost_city_v0.env(num_players=2, action_features=True), num_cycles=300)
-
-
-def test_seed_test_fixed_characters_and_seat0():
-    seed_test(
-        lambda: lost_city_v0.env(num_players=3, characters=["Jamie", "Rob", "Josh"], first_player="seat0"),
-        num_cycles=200,
-    )
-
-
-def test_reset_with_same_seed_repeats_the_game_and_other_seeds_differ():
-    env = lost_city_v0.env(num_players=3)
-    env.reset(seed=11)
-    first = play(env, masked_random(5))
-    env.reset(seed=11)
-    assert play(env, masked_random(5)) == first
-    assert first[-1][4]
-    starts = set()
-    for seed in range(8):
-        env.reset(seed=seed)
-        starts.add(json.dumps(env.unwrapped.game_state.to_dict(), sort_keys=True))
-    assert len(starts) > 1
-
-
-# -- pickling ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("n", [2, 7])
-def test_pickled_env_plays_the_same(n):
-    env = lost_city_v0.env(num_players=n, max_rounds=40)
-    env.reset(seed=3)
-    play(env, fixed_rule, max_steps=10)
-    copy = pickle.loads(pickle.dumps(env))
-    assert copy.unwrapped.game.options == env.unwrapped.game.options
-    env.reset(seed=21)
-    copy.reset(seed=21)
-    original = play(env, masked_random(8))
-    assert play(copy, masked_random(8)) == original
-    assert len(original) > 20
-
-
 # -- clones and dict round trips --------------------------------------------------------------------
-@pytest.mark.parametrize("n", COUNTS)
-def test_clone_and_dict_round_trip_play_on_identically(n):
-    state, nodes = check_copies_follow(random_rules_game(n, seed=n, max_rounds=30), 17, 40)
-    assert state.is_terminal() and nodes > 50
-
-
 def test_mutating_a_copy_leaves_the_original_alone():
     side = np.random.default_rng(99)
     for step, (state, _action) in enumerate(random_rules_game(4, seed=4, max_rounds=40)):
@@ -158,65 +86,7 @@ def test_mutating_a_copy_leaves_the_original_alone():
         assert json.dumps(state.to_dict(), sort_keys=True) == before
 
 
-# -- whole-env snapshots ----------------------------------------------------------------------------
-@pytest.mark.parametrize("n", [2, 4])
-def test_env_state_dict_round_trip(n):
-    options = {"num_players": n, "max_rounds": 30}
-    full = check_snapshots_replay(lambda: lost_city_v0.raw_env(**options), seed=n, choose=fixed_rule)
-    assert full[-1][4] and len(full) > 30
-    env = lost_city_v0.raw_env(**options)
-    env.reset(seed=n)
-    other = lost_city_v0.raw_env(num_players=n, max_rounds=31)
-    other.reset(seed=0)
-    with pytest.raises(ValueError, match="options"):
-        other.load_state_dict(env.state_dict())
-
-
-# -- observe() is pure; global generators do not matter -----------------------------------------------
-@pytest.mark.parametrize("n", [2, 7])
-def test_observe_has_no_side_effects(n):
-    env = lost_city_v0.raw_env(num_players=n, max_rounds=40)
-    env.reset(seed=5)
-    assert check_observe_is_pure(env, masked_random(6), permute_every=100) > 50
-
-
-@pytest.mark.parametrize("n", [2, 4])
-def test_global_rng_perturbation_does_not_change_play(n):
-    check_global_rngs_do_not_matter(lambda: lost_city_v0.env(num_players=n, max_rounds=40))
-
-
-# -- masks and observations -------------------------------------------------------------------------
-@pytest.mark.parametrize("n", COUNTS)
-def test_masks_and_observation_bounds(n):
-    for wrapped in (False, True):
-        env = (lost_city_v0.env if wrapped else lost_city_v0.raw_env)(num_players=n, max_rounds=40)
-        env.reset(seed=n * 10 + wrapped)
-        choose = masked_random(1)
-        step = 0
-        while env.agents:
-            state = env.unwrapped.game_state
-            acting = env.agent_selection
-            _, _, term, trunc, _ = env.last()
-            # The mask is on the player to move, also while an eliminated agent takes its dead step.
-            to_move = None if state.is_terminal() else env.possible_agents[state.current_player()]
-            assert term or trunc or acting == to_move
-            for agent in env.possible_agents:
-                obs = env.observe(agent)
-                mask, observation = obs["action_mask"], obs["observation"]
-                assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
-                assert observation.dtype == np.float32 and observation.shape == (OBS_SIZE,)
-                assert observation.min() >= 0.0 and observation.max() <= 1.0
-                assert env.observation_space(agent).contains(obs)
-                if agent == to_move:
-                    assert list(np.flatnonzero(mask)) == list(state.legal_actions())
-                    assert mask.any()
-                else:
-                    assert not mask.any()
-            env.step(None if (term or trunc) else choose(env.observe(acting)["action_mask"], step))
-            step += 1
-        assert step > 50
-
-
+# -- observations -----------------------------------------------------------------------------------
 def test_observation_layout_of_a_constructed_position():
     s = LostCityState(
         LostCityOptions(num_players=3, characters=("Rob", "Aaron", "Jack"), first_player="seat0")
@@ -430,44 +300,16 @@ def test_seduced_turn_is_played_by_the_seducers_agent():
     assert env.agent_selection == "player_2"
 
 
-# -- construction, options, illegal actions, rendering ----------------------------------------------
-def test_make_is_the_same_as_env():
-    by_name = boardenvs.make("lost_city_v0", num_players=3)
-    direct = lost_city_v0.env(num_players=3)
-    assert type(by_name) is type(direct)
-    by_name.reset(seed=4)
-    direct.reset(seed=4)
-    assert play(by_name, masked_random(0), max_steps=200) == play(direct, masked_random(0), max_steps=200)
-    assert type(boardenvs.make("lost_city_v0", raw=True)) is lost_city_v0.raw_env
-    assert isinstance(boardenvs.make_game("lost_city_v0"), lost_city_v0.LostCityGame)
-    assert boardenvs.make("lost_city_v0").unwrapped.possible_agents == [f"player_{i}" for i in range(4)]
-
-
+# -- options and rendering ------------------------------------------------------------------------
 @pytest.mark.parametrize("factory", [lost_city_v0.env, lost_city_v0.raw_env])
-def test_unknown_and_bad_options_raise(factory):
-    with pytest.raises(ValueError, match="num_playerz"):
-        factory(num_playerz=3)
+def test_bad_options_raise(factory):
+    # Unknown keys and render modes: tests/test_env_contract.py.
     with pytest.raises(ValueError, match="num_players"):
         factory(num_players=8)
     with pytest.raises(ValueError, match="characters"):
         factory(num_players=2, characters=["Rob"])
     with pytest.raises(ValueError, match="black_faces"):
         factory(black_faces="one")
-    with pytest.raises(ValueError, match="render_mode"):
-        factory(render_mode="svg")  # rgb_array and human are modes now (issue #9)
-
-
-def test_illegal_action_through_wrapped_env_loses_the_game():
-    check_illegal_action_loses(lost_city_v0.env(num_players=3), warmup=5)
-
-
-def test_illegal_action_on_raw_env_raises_naming_it():
-    env = lost_city_v0.raw_env(num_players=2)
-    check_illegal_action_raises(env)
-    before = env.game_state.to_dict()
-    with pytest.raises(IllegalActionError):
-        env.step(1.5)
-    assert env.game_state.to_dict() == before
 
 
 @pytest.mark.parametrize("n", [2, 7])

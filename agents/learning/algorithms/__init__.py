@@ -1,0 +1,88 @@
+"""Learning algorithms, registered: one :class:`~.record.Algorithm` record per algorithm, found through
+the entry-point group ``boardenvs_agents.algorithms``.
+
+An entry point's name is the algorithm's name (``algo: <name>`` in a training config,
+``<name>:<game>`` and ``<name>:<path.zip>`` agent specs), its value the record
+(``"package.module:RECORD"``). The algorithms that ship register there the same way a package of
+yours would (pyproject.toml)::
+
+    [project.entry-points."boardenvs_agents.algorithms"]
+    ppo = "boardenvs_agents.learning.algorithms.ppo:PPO"   # MaskablePPO (sb3-contrib)
+    dqn = "boardenvs_agents.learning.algorithms.dqn:DQN"   # masked DQN (masked_dqn.py)
+
+:func:`algorithm_names` lists the names without importing anything; :func:`get_algorithm` loads a
+record when it is first asked for (a record names its model class by string, so that neither torch
+nor Stable-Baselines3 is imported until a model is built or loaded). ``docs/adding-an-algorithm.md``
+adds one.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib.metadata import EntryPoint, entry_points
+
+from boardenvs_agents.learning.algorithms.record import (
+    COMMON_RULES,
+    Algorithm,
+    Rule,
+    in_unit_interval,
+    is_int,
+    is_number,
+)
+
+#: The entry-point group algorithms register in.
+ENTRY_POINT_GROUP = "boardenvs_agents.algorithms"
+
+__all__ = [
+    "COMMON_RULES",
+    "ENTRY_POINT_GROUP",
+    "Algorithm",
+    "Rule",
+    "algorithm_names",
+    "get_algorithm",
+    "in_unit_interval",
+    "is_int",
+    "is_number",
+]
+
+
+@functools.cache
+def _registered() -> dict[str, tuple[EntryPoint, ...]]:
+    """The entry points of :data:`ENTRY_POINT_GROUP` by name, as installed when first asked
+    (a name registered by two packages has two)."""
+    found: dict[str, tuple[EntryPoint, ...]] = {}
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if all(entry.value != other.value for other in found.get(entry.name, ())):
+            found[entry.name] = (*found.get(entry.name, ()), entry)
+    return found
+
+
+def algorithm_names() -> list[str]:
+    """The names of the registered algorithms, sorted (nothing is imported)."""
+    return sorted(_registered())
+
+
+@functools.cache
+def get_algorithm(name: str) -> Algorithm:
+    """The record of the algorithm registered as ``name``.
+
+    Raises:
+        ValueError: for a name nobody registered (the message lists the registered ones), a name two
+            packages registered, or an entry point that is not a record of that name.
+    """
+    entries = _registered().get(name)
+    if not entries:
+        raise ValueError(
+            f"unknown algorithm {name!r}; registered: {algorithm_names()} "
+            f"(entry-point group {ENTRY_POINT_GROUP!r})"
+        )
+    if len(entries) > 1:
+        values = ", ".join(repr(entry.value) for entry in entries)
+        raise ValueError(f"algorithm {name!r} is registered more than once ({values}): uninstall all but one")
+    record = entries[0].load()
+    if not isinstance(record, Algorithm) or record.name != name:
+        raise ValueError(
+            f"the entry point {name} = {entries[0].value!r} of group {ENTRY_POINT_GROUP!r} must be an "
+            f"Algorithm record named {name!r}, got {record!r}"
+        )
+    return record
