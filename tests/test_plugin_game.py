@@ -78,11 +78,9 @@ def pig(tmp_path_factory) -> dict[str, Path]:
     return {"root": root, "package": root / "pig", "config": root / "pig" / "ppo.yaml"}
 
 
-def run(
-    pig: dict[str, Path], sites: list[str], *argv: str, timeout: int = 300
-) -> subprocess.CompletedProcess:
+def run(pig: dict[str, Path], sites: list[str], *argv: str) -> subprocess.CompletedProcess:
     """Run a command (a console script of this environment, or ``python``) with the package and ``sites``
-    on ``PYTHONPATH``, in a scratch folder."""
+    (folders of the plug-in's root, or absolute paths) on ``PYTHONPATH``, in a scratch folder."""
     paths = [str(pig["package"]), *(str(pig["root"] / s) for s in sites)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "PYTHONHASHSEED": "0"}
     command = [sys.executable if argv[0] == "python" else str(BIN / argv[0]), *argv[1:]]
@@ -135,6 +133,18 @@ print(json.dumps({"steps": steps, "obs": list(obs.shape), "state": state.to_dict
 """
     out = json.loads(ok(run(pig, ["rules"], "python", "-c", script)).splitlines()[-1])
     assert out["steps"] > 3 and out["obs"] == [3] and out["state"] == "pig_v0"
+
+
+def test_the_env_contract_holds_for_it(pig):
+    # Every check but illegal_actions, which needs an action that is illegal somewhere: every Pig
+    # decision may roll or hold (P3).
+    script = (
+        "from env_contract import CHECKS, run_contract\n"
+        "run_contract('pig_v0', checks=[c for c in CHECKS if c != 'illegal_actions'])\n"
+        "print(sorted(CHECKS))"
+    )
+    checks = ok(run(pig, ["rules", str(ROOT / "tests")], "python", "-c", script)).splitlines()[-1]
+    assert "pettingzoo_api" in checks and "state_dict_round_trip" in checks
 
 
 def test_evaluate_plays_mcts_and_random_without_a_record(pig, tmp_path):
