@@ -22,8 +22,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from boardenvs.core.state import State
+from boardenvs_agents.base import Policy
 
 #: Env name -> (module under ``boardenvs_agents.games``, its heuristic class).
 GAMES: dict[str, tuple[str, str]] = {
@@ -79,4 +81,28 @@ def leaf_values(state: State) -> list[float]:
     return out
 
 
-__all__ = ["GAMES", "SCALE", "game_module", "heuristic_class", "leaf_values", "progress_function"]
+def make_heuristic(
+    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
+) -> Policy:
+    """The factory of the ``heuristic`` spec (entry point ``boardenvs_agents.agents``): the game's
+    hand-written heuristic with ``kwargs`` as its options (``heuristic:depth=1``).
+
+    Raises:
+        ValueError: for a game without one, or options its heuristic does not take.
+    """
+    cls = heuristic_class(game_name)
+    try:
+        return cls(seed=seed, **kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
+
+
+__all__ = [
+    "GAMES",
+    "SCALE",
+    "game_module",
+    "heuristic_class",
+    "leaf_values",
+    "make_heuristic",
+    "progress_function",
+]
