@@ -88,3 +88,17 @@ class RandomPolicy(Policy):
         """Any legal action, each with equal probability."""
         legal = state.legal_actions()
         return legal[int(self.rng.random() * len(legal))]
+
+
+def make_random(
+    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
+) -> Policy:
+    """The factory of the ``random`` spec (entry point ``boardenvs_agents.agents``): a
+    :class:`RandomPolicy`, any game.
+
+    Raises:
+        ValueError: for any option (the random policy takes none).
+    """
+    if kwargs:
+        raise ValueError(f"the random policy takes no options, got {sorted(kwargs)}")
+    return RandomPolicy(seed=seed)

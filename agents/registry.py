@@ -5,140 +5,42 @@ A spec is ``name`` or ``name:key=value,key=value`` (values read by the one ``key
 Learned agents name their model first: ``ppo:path/to/model.zip`` or ``ppo:sorry_v0`` (a model shipped in
 ``agents/models/``), then options, e.g. ``ppo:sorry_v0,deterministic=false``.
 
-Names: ``random``, ``heuristic`` (one per game), ``human`` (a person at the terminal), ``mcts``
-(``agents/search/mcts.py``), ``rollouts`` (a base policy improved by paired rollouts,
-``agents/search/rollouts.py``), ``champion`` (the strongest shipped agent of a game,
-``agents/search/champion.py``), ``rllib`` (a Ray RLlib run), and every registered learning algorithm
-(``ppo``, ``dqn``, or one of yours: :mod:`boardenvs_agents.learning.algorithms`), whose record plays its
-saved models.
+Nothing here lists the agents: a name is an entry of the group ``boardenvs_agents.agents`` (a factory,
+``name = "module:function"``, called as ``factory(game_name, seed, game_options, **options)``) or of
+``boardenvs_agents.algorithms`` (a learning algorithm, whose record plays its saved models:
+:meth:`~boardenvs_agents.learning.algorithms.Algorithm.agent`), both found through
+:mod:`boardenvs_agents.plugins`. This package registers ``random`` (``base.py``), ``heuristic`` (the
+game's record, ``games/``), ``human`` (a person at the terminal), ``mcts``, ``rollouts`` and
+``champion`` (``search/``), ``rllib`` (a Ray RLlib run), and the algorithms ``ppo`` and ``dqn``
+(``pyproject.toml``); a package of yours adds names the same way.
+
+So the registry imports nothing above :mod:`boardenvs_agents.base`: it sits at the bottom of the
+agents package's layers (``tests/test_layering.py``), and any layer asks it for an agent by spec
+(the champion for its learned base, MCTS for its rollout policy or its learned evaluator, the arena
+and training for their opponents) without importing the layer that defines it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from typing import Any
 
-from boardenvs_agents.base import Policy, RandomPolicy
+from boardenvs_agents import plugins
+from boardenvs_agents.base import Policy
 from boardenvs_agents.keyvalue import KeyValueError, parse_item
-from boardenvs_agents.learning.algorithms import algorithm_names, get_algorithm
 
 
-def _heuristic(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
-    from boardenvs_agents.games import heuristic_class
-
-    cls = heuristic_class(game_name)
-    try:
-        return cls(seed=seed, **kwargs)
-    except TypeError as err:
-        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
+def algorithm_names() -> list[str]:
+    """The registered learning algorithms: the agent names whose first spec option is a saved model."""
+    return plugins.names(plugins.ALGORITHMS)
 
 
-def _random(game_name: str, seed: int | None, game_options: dict[str, Any], **kwargs: Any) -> Policy:
-    if kwargs:
-        raise ValueError(f"the random policy takes no options, got {sorted(kwargs)}")
-    return RandomPolicy(seed=seed)
-
-
-#: Modules of the ``train`` extra that loading a learned agent imports.
-TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
-
-
-def _learned(algo: str) -> Callable[..., Policy]:
-    """The factory of ``<algo>:<model>`` specs: a player of the saved model (its record's
-    :meth:`~boardenvs_agents.learning.algorithms.Algorithm.play`)."""
-
-    def make(
-        game_name: str,
-        seed: int | None,
-        game_options: dict[str, Any],
-        model: str = "",
-        deterministic: bool = True,
-    ) -> Policy:
-        from boardenvs.core.options import encoding_keys, options_to_dict
-        from boardenvs.registry import make_game
-        from boardenvs_agents.learning.models import read_metadata, resolve_model_path
-
-        if not model:
-            raise ValueError(f"name a model: '{algo}:<path to .zip>' or '{algo}:<game>' for a shipped one")
-        # A shipped model by game name: the one trained for the options asked (``ppo:sorry_v0`` with
-        # two players is the two-player model). Without options from the caller, the default model
-        # plays the options it was trained with. Encoding options (Gangsi's action features) are the
-        # model's own: it encodes its observations with them at any table of the same rules.
-        if game_options is not None and model == game_name:
-            asked = make_game(game_name, **game_options).options
-            path = resolve_model_path(model, algo, options_to_dict(asked), ignore=encoding_keys(asked))
-        else:
-            path = resolve_model_path(model, algo)
-        trained = read_metadata(path)["options"]
-        options = dict(game_options) if game_options is not None else dict(trained)
-        for key in encoding_keys(make_game(game_name, **options).options):
-            if key in trained:
-                options[key] = trained[key]
-        game = make_game(game_name, **options)
-        try:
-            return get_algorithm(algo).play(
-                path, game, deterministic=deterministic, seed=seed, name=f"{algo}:{model}"
-            )
-        except ModuleNotFoundError as err:
-            if (err.name or "").partition(".")[0] not in TRAIN_MODULES:
-                raise
-            raise ImportError(
-                f"agent '{algo}:{model}' is a Stable-Baselines3 model and needs the train extra "
-                f'(torch, stable-baselines3, sb3-contrib): pip install "boardenvs[train]" '
-                f"(missing module: {err.name})",
-                name=err.name,
-            ) from err
-
-    return make
-
-
-def _mcts(
-    game_name: str,
-    seed: int | None,
-    game_options: dict[str, Any] | None,
-    evaluator: Any = "rollout",
-    **options: Any,
-) -> Policy:
-    """``mcts:...`` (:func:`boardenvs_agents.search.mcts.make_mcts`); ``evaluator=<algo>:<model>``
-    (e.g. ``ppo:sorry_v0``) searches with that learned model's policy as prior and its value head as
-    leaf value (:class:`boardenvs_agents.learning.evaluator.NetworkEvaluator`) instead of rollouts
-    (``evaluator=rollout``, the default, set by ``rollout``, ``depth`` and ``leaf``)."""
-    from boardenvs_agents.search.mcts import make_mcts
-
-    if evaluator != "rollout":
-        name, _ = parse_spec(str(evaluator))
-        if name not in policy_names() or name == "mcts":
-            raise ValueError(
-                f"mcts: unknown evaluator {evaluator!r}; evaluators are 'rollout' (the default: random or "
-                "heuristic rollouts, set with rollout=, depth=, leaf=) or a learned policy-value model, "
-                f"'<algo>:<game or path to .zip>' (e.g. 'ppo:{game_name}')"
-            )
-        from boardenvs_agents.learning.evaluator import NetworkEvaluator
-
-        options["evaluator"] = NetworkEvaluator(make_policy(str(evaluator), game_name, None, game_options))
-    return make_mcts(game_name, seed, game_options, **options)
-
-
-def _lazy(target: str) -> Callable[..., Policy]:
-    """The factory ``"module:function"``, imported on first use (torch, ray, ... only when asked for)."""
-
-    def make(*args: Any, **kwargs: Any) -> Policy:
-        module, function = target.split(":")
-        return getattr(importlib.import_module(module), function)(*args, **kwargs)
-
-    return make
-
-
-_FACTORIES: dict[str, Callable[..., Policy]] = {
-    "random": _random,
-    "heuristic": _heuristic,
-    "human": _lazy("boardenvs_agents.human:make_human"),
-    "mcts": _mcts,
-    "rollouts": _lazy("boardenvs_agents.search.rollouts:make_rollouts"),
-    "champion": _lazy("boardenvs_agents.search.champion:make_champion"),
-    "rllib": _lazy("boardenvs_agents.rllib.policy:make_rllib"),
-}
+def _factory(name: str) -> Any:
+    """The factory of specs named ``name`` (an agent's, else a registered algorithm's models), or ``None``."""
+    if name in plugins.entry_points_of(plugins.AGENTS):
+        return plugins.load(plugins.AGENTS, name, "agent")
+    if name in algorithm_names():
+        return plugins.load(plugins.ALGORITHMS, name, "algorithm").agent
+    return None
 
 
 def resolve_opponent(spec: str, game_name: str, game_options: dict[str, Any]) -> Policy | None:
@@ -156,17 +58,9 @@ def resolve_opponent(spec: str, game_name: str, game_options: dict[str, Any]) ->
     return make_policy(spec, game_name, game_options=game_options)
 
 
-def _factory(name: str) -> Callable[..., Policy] | None:
-    """The factory of specs named ``name``: a built-in agent, else a registered learning algorithm's
-    models; ``None`` for neither."""
-    if name in _FACTORIES:
-        return _FACTORIES[name]
-    return _learned(name) if name in algorithm_names() else None
-
-
 def policy_names() -> list[str]:
-    """Names a spec may start with: the built-in agents and the registered learning algorithms."""
-    return sorted(set(_FACTORIES) | set(algorithm_names()))
+    """Names a spec may start with: the registered agents and learning algorithms."""
+    return sorted(set(plugins.names(plugins.AGENTS)) | set(algorithm_names()))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -214,3 +108,47 @@ def make_policy(
         return factory(game_name, seed, game_options, **options)
     except TypeError as err:
         raise ValueError(f"bad options {sorted(options)} in agent spec {spec!r}: {err}") from err
+
+
+def make_evaluator(spec: str, game_name: str, game_options: dict[str, Any] | None = None) -> Any:
+    """The search evaluator of a learned model's spec (``mcts:evaluator=ppo:sorry_v0``): its algorithm
+    record's :meth:`~boardenvs_agents.learning.algorithms.Algorithm.evaluator`, the model's policy as
+    prior and its value head as leaf value.
+
+    Raises:
+        ValueError: for a spec that names no registered algorithm, or a model without a value head.
+    """
+    name, options = parse_spec(spec)
+    if name not in algorithm_names():
+        known = name in policy_names() and name != "mcts"
+        what = f"evaluator {spec!r} needs a learned model" if known else f"unknown evaluator {spec!r}"
+        raise ValueError(
+            f"mcts: {what}; an evaluator is 'rollout' (the "
+            "default: random or heuristic rollouts, set with rollout=, depth=, leaf=) or a learned "
+            f"policy-value model, '<algo>:<game or path to .zip>' with a registered algorithm "
+            f"{algorithm_names()} (e.g. 'ppo:{game_name}')"
+        )
+    record = plugins.load(plugins.ALGORITHMS, name, "algorithm")
+    try:
+        return record.evaluator(game_name, game_options, **options)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(options)} in evaluator spec {spec!r}: {err}") from err
+
+
+def trained_for(spec: str) -> tuple[str, dict[str, Any]] | None:
+    """The game and options the model of a learned spec (``ppo:runs/x/final_model.zip``, ``ppo:sorry_v0``)
+    was trained for, read from its metadata; ``None`` for a spec of another agent or without a model.
+
+    Raises:
+        ValueError: for a model file that does not exist (naming the shipped models) or that is not a
+            boardenvs model.
+    """
+    name, options = parse_spec(spec)
+    model = options.get("model")
+    if name not in algorithm_names() or not isinstance(model, str) or not model:
+        return None
+    record = plugins.load(plugins.ALGORITHMS, name, "algorithm")
+    try:
+        return record.trained_for(model)
+    except (FileNotFoundError, ValueError) as err:
+        raise ValueError(f"bad agent spec {spec!r}: {err}") from err

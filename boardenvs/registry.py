@@ -54,19 +54,22 @@ class GameEntryPointError(ImportError):
 
 
 def _describe(entry: importlib.metadata.EntryPoint) -> str:
-    """``entry point 'sorry_v0 = boardenvs.sorry_v0' of distribution 'boardenvs 0.1.0'``."""
+    """``entry point 'sorry_v0 = boardenvs.sorry_v0' (group boardenvs.games, distribution boardenvs 0.1.0)``
+    (the form of the agents package's ``boardenvs_agents.plugins.describe``)."""
     dist = entry.dist
     where = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    return f"entry point '{entry.name} = {entry.value}' (group {GAMES_GROUP}) of distribution '{where}'"
+    return f"entry point '{entry.name} = {entry.value}' (group {entry.group}, distribution {where})"
 
 
 @functools.cache
 def game_entry_points() -> dict[str, tuple[importlib.metadata.EntryPoint, ...]]:
-    """Every installed game's entry points by env name (more than one: a conflict), looked up once per
-    process; ``game_entry_points.cache_clear()`` looks again."""
+    """Every installed game's entry points by env name, looked up once per process
+    (``game_entry_points.cache_clear()`` looks again); a name that two distributions publish with
+    different values has two (a conflict), the same value published twice counts once."""
     found: dict[str, tuple[importlib.metadata.EntryPoint, ...]] = {}
     for entry in importlib.metadata.entry_points(group=GAMES_GROUP):
-        found[entry.name] = (*found.get(entry.name, ()), entry)
+        if all(entry.value != other.value for other in found.get(entry.name, ())):
+            found[entry.name] = (*found.get(entry.name, ()), entry)
     return dict(sorted(found.items()))
 
 

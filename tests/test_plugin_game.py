@@ -74,7 +74,8 @@ def pig(tmp_path_factory) -> dict[str, Path]:
         },
         name="broken-games",
     )
-    install(root / "twice", {"boardenvs.games": {"pig_v0": "pig_game.pig_v0"}}, name="pig-again")
+    install(root / "twice", {"boardenvs.games": {"pig_v0": "pig_game.rules"}}, name="pig-again")
+    install(root / "again", {"boardenvs.games": {"pig_v0": "pig_game.pig_v0"}}, name="pig-again")
     return {"root": root, "package": root / "pig", "config": root / "pig" / "ppo.yaml"}
 
 
@@ -242,13 +243,17 @@ except RecordEntryPointError as err:
     lines = ok(run(pig, ["broken"], "python", "-c", script)).splitlines()
     assert "'bad_v0', 'gangsi_v0', 'gone_v0'" in lines[0]  # import boardenvs still works
     assert lines[1].startswith(
-        "entry point 'gone_v0 = pig_game.gone' (group boardenvs.games) of distribution "
-        "'broken-games 0.1.0' fails to load: ModuleNotFoundError"
+        "entry point 'gone_v0 = pig_game.gone' (group boardenvs.games, distribution broken-games 0.1.0) "
+        "fails to load: ModuleNotFoundError"
     )
     assert "'bad_v0 = pig_game.rules'" in lines[2] and "defines no env()" in lines[2]
     assert "no game_class" in lines[2]
-    assert "'broken-games 0.1.0' names <class 'pig_game.rules.PigState'>, not a " in lines[3]
+    assert "distribution broken-games 0.1.0) names <class 'pig_game.rules.PigState'>, not a " in lines[3]
     twice = run(pig, ["rules", "twice"], "python", "-c", "import boardenvs; boardenvs.make('pig_v0')")
     assert twice.returncode == 1
     assert "game 'pig_v0' is registered more than once" in twice.stderr
-    assert "'boardenvs-pig 0.1.0'" in twice.stderr and "'pig-again 0.1.0'" in twice.stderr
+    assert (
+        "distribution boardenvs-pig 0.1.0" in twice.stderr and "distribution pig-again 0.1.0" in twice.stderr
+    )
+    # The same module published twice is one game.
+    ok(run(pig, ["rules", "again"], "python", "-c", "import boardenvs; boardenvs.make('pig_v0')"))

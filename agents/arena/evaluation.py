@@ -33,38 +33,25 @@ from boardenvs_agents.arena.report import (
 )
 from boardenvs_agents.arena.runner import ArenaConfig, Matchup
 from boardenvs_agents.cli import split_label
-from boardenvs_agents.learning.algorithms import algorithm_names
-from boardenvs_agents.registry import parse_spec
+from boardenvs_agents.registry import trained_for
 
 #: The game of a lineup when neither the command nor a model names one.
 DEFAULT_GAME = "sorry_v0"
 
 
-def model_agents() -> list[str]:
-    """Spec names whose first option is a saved model that carries its game and options: the
-    registered learning algorithms (:func:`~boardenvs_agents.learning.algorithms.algorithm_names`)."""
-    return algorithm_names()
-
-
 def model_game(specs: Sequence[str]) -> tuple[str, str, dict[str, Any]] | None:
     """The first learned agent among ``specs`` whose model carries metadata, as ``(spec, game, options)``
-    (the game and the options it was trained with); ``None`` when there is none.
+    (the game and the options it was trained with, :func:`~boardenvs_agents.registry.trained_for`);
+    ``None`` when there is none.
 
     Raises:
         ValueError: for a model file that does not exist (naming the shipped models) or that is not a
             boardenvs model.
     """
     for spec in specs:
-        name, options = parse_spec(spec)
-        model = options.get("model")
-        if name in model_agents() and isinstance(model, str) and model:
-            from boardenvs_agents.learning.models import read_metadata, resolve_model_path
-
-            try:
-                metadata = read_metadata(resolve_model_path(model, name))
-            except (FileNotFoundError, ValueError) as err:
-                raise ValueError(f"bad agent spec {spec!r}: {err}") from err
-            return spec, metadata["game"], dict(metadata["options"])
+        found = trained_for(spec)
+        if found is not None:
+            return spec, *found
     return None
 
 

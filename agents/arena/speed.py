@@ -30,6 +30,7 @@ import numpy as np
 import boardenvs
 from boardenvs.core.game import Game
 from boardenvs.core.state import CHANCE, State, play_chance
+from boardenvs_agents.search.mcts import MCTSPolicy
 
 #: The reference row's label.
 REFERENCE = "connect_four_v3 (PettingZoo)"
@@ -210,8 +211,6 @@ def decision_positions(game: Game, seed: int, count: int = 12) -> list[State]:
 def mcts_speed(game: Game, seconds: float, seed: int, options: dict[str, Any]) -> tuple[float, int]:
     """Simulations per second of ``MCTSPolicy(**options)`` searching 25 simulations per decision, in turn
     on the positions of :func:`decision_positions`, for about ``seconds``; and the decisions searched."""
-    from boardenvs_agents.search.mcts import MCTSPolicy
-
     positions = decision_positions(game, seed)
     policy = MCTSPolicy(seed=seed, sims=25, **options)
     sims = decisions = 0

@@ -5,8 +5,9 @@ for the four games of this project: its hand-written heuristic, ``progress(state
 balance pages' decision kinds and events, the balance targets, the champion's recipe), published under
 the entry-point group :data:`RECORDS_GROUP` (``boardenvs_agents.games``; name: the env name, value:
 ``"boardenvs_agents.games.sorry:RECORD"``), so a game of another distribution brings its own record
-without editing this package (docs/adding-a-game.md). Records are looked up once per process
-(:func:`record_entry_points`, :func:`find_record`; their ``cache_clear()`` looks again). A game without
+without editing this package (docs/adding-a-game.md). Records are found with
+:mod:`boardenvs_agents.plugins` (the group read once per process) and each imported once
+(:func:`find_record`; ``find_record.cache_clear()`` loads again). A game without
 a record still gets every tool that needs only its rules; :func:`require` (and the tools built on it)
 raises :class:`MissingRecordError` naming what is missing.
 
@@ -29,15 +30,16 @@ A player's leaf value is ``SCALE * (own fraction - best fraction among the other
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 from collections.abc import Callable
 from typing import Any
 
 from boardenvs.core.state import State
+from boardenvs_agents import plugins
+from boardenvs_agents.base import Policy
 from boardenvs_agents.games.record import GameRecord
 
 #: The entry-point group where distributions publish their games' records.
-RECORDS_GROUP = "boardenvs_agents.games"
+RECORDS_GROUP = plugins.GAMES
 #: Leaf values are ``SCALE * (own - best other)``.
 SCALE = 0.5
 
@@ -51,25 +53,9 @@ class RecordEntryPointError(ImportError):
     :class:`GameRecord` of its own game, or two distributions publish one for the same game."""
 
 
-def _describe(entry: importlib.metadata.EntryPoint) -> str:
-    dist = entry.dist
-    where = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    return f"entry point '{entry.name} = {entry.value}' (group {RECORDS_GROUP}) of distribution '{where}'"
-
-
-@functools.cache
-def record_entry_points() -> dict[str, tuple[importlib.metadata.EntryPoint, ...]]:
-    """Every installed record's entry points by env name (more than one: a conflict), looked up once per
-    process; ``record_entry_points.cache_clear()`` looks again."""
-    found: dict[str, tuple[importlib.metadata.EntryPoint, ...]] = {}
-    for entry in importlib.metadata.entry_points(group=RECORDS_GROUP):
-        found[entry.name] = (*found.get(entry.name, ()), entry)
-    return dict(sorted(found.items()))
-
-
 def record_names() -> list[str]:
-    """The games that have a record."""
-    return list(record_entry_points())
+    """The games that have a record (nothing is imported)."""
+    return plugins.names(RECORDS_GROUP)
 
 
 @functools.cache
@@ -79,24 +65,26 @@ def find_record(game_name: str) -> GameRecord | None:
     Raises:
         RecordEntryPointError: for a broken entry point (see the class).
     """
-    entries = record_entry_points().get(game_name)
+    entries = plugins.entry_points_of(RECORDS_GROUP).get(game_name)
     if not entries:
         return None
     if len(entries) > 1:
         raise RecordEntryPointError(
-            f"game {game_name!r} has more than one record: " + "; ".join(_describe(e) for e in entries)
+            f"game {game_name!r} has more than one record: " + "; ".join(plugins.describe(e) for e in entries)
         )
     (entry,) = entries
     try:
         record = entry.load()
     except Exception as err:
-        raise RecordEntryPointError(f"{_describe(entry)} fails to load: {type(err).__name__}: {err}") from err
+        raise RecordEntryPointError(
+            f"{plugins.describe(entry)} fails to load: {type(err).__name__}: {err}"
+        ) from err
     if not isinstance(record, GameRecord):
         raise RecordEntryPointError(
-            f"{_describe(entry)} names {record!r}, not a boardenvs_agents.games.record.GameRecord"
+            f"{plugins.describe(entry)} names {record!r}, not a boardenvs_agents.games.record.GameRecord"
         )
     if record.game != game_name:
-        raise RecordEntryPointError(f"{_describe(entry)} names the record of {record.game!r}")
+        raise RecordEntryPointError(f"{plugins.describe(entry)} names the record of {record.game!r}")
     return record
 
 
@@ -127,6 +115,23 @@ def heuristic_class(game_name: str) -> type:
         MissingRecordError: (a ``ValueError``) for a game without a heuristic.
     """
     return require(game_name, "heuristic", "the heuristic")
+
+
+def make_heuristic(
+    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
+) -> Policy:
+    """The factory of the ``heuristic`` spec (entry point ``boardenvs_agents.agents``): the game's
+    hand-written heuristic with ``kwargs`` as its options (``heuristic:depth=1``).
+
+    Raises:
+        ValueError: for a game without one (:class:`MissingRecordError`), or options its heuristic
+            does not take.
+    """
+    cls = heuristic_class(game_name)
+    try:
+        return cls(seed=seed, **kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
 
 
 def progress_function(game_name: str) -> Callable[[State], list[float]]:
@@ -161,5 +166,5 @@ def leaf_values(state: State) -> list[float]:
 
 __all__ = [
     "RECORDS_GROUP", "SCALE", "GameRecord", "MissingRecordError", "RecordEntryPointError", "find_record",
-    "heuristic_class", "leaf_values", "progress_function", "record_entry_points", "record_names", "require",
+    "heuristic_class", "leaf_values", "make_heuristic", "progress_function", "record_names", "require",
 ]  # fmt: skip

@@ -21,6 +21,7 @@ import yaml
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs_agents.config import read_config
 from boardenvs_agents.learning.algorithms import Algorithm, algorithm_names, get_algorithm
+from boardenvs_agents.registry import make_policy
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,6 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
     """Check what types cannot: the algorithm, the game, its options, the agents and the
     hyperparameters exist."""
     import boardenvs
-    from boardenvs_agents.registry import make_policy
-
     if config.algo not in algorithm_names():
         raise OptionError(
             f"{where}option 'algo' must be one of the registered algorithms {tuple(algorithm_names())}, "

@@ -45,6 +45,7 @@ from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import State
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
+from boardenvs_agents.registry import make_policy
 
 
 @dataclass
@@ -100,8 +101,6 @@ def collect_demonstrations(
     Raises:
         ValueError: for fewer than two games, or an unknown teacher or opponents spec.
     """
-    from boardenvs_agents.registry import make_policy
-
     if games < 2:
         raise ValueError(f"imitation needs at least 2 teacher games (one is held out), got {games}")
     n = game.num_players

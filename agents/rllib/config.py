@@ -29,6 +29,7 @@ import yaml
 from boardenvs.core.game import Game
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs_agents.config import read_config
+from boardenvs_agents.registry import make_policy
 
 #: The policy mappings a config may name.
 MAPPINGS = ("shared", "per_role", "vs_fixed")
@@ -182,8 +183,6 @@ def load_rllib_config(
 def check_rllib_config(config: RLlibConfig, where: str = "config: ", check_training: bool = True) -> None:
     """Check what types cannot: the game and its options, the mapping, the agents, the PPO settings."""
     import boardenvs
-    from boardenvs_agents.registry import make_policy
-
     if config.game not in boardenvs.env_names():
         raise OptionError(f"{where}game {config.game!r} is unknown; available: {boardenvs.env_names()}")
     try:

@@ -43,6 +43,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from boardenvs.core.options import options_to_dict
 from boardenvs.core.state import IllegalActionError
 from boardenvs.registry import make
+from boardenvs_agents.registry import make_policy
 from boardenvs_agents.rllib.config import module_map
 
 
@@ -80,8 +81,6 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         self._opponent_weights = np.zeros(0)
         self._opponent_policies: dict[str, Any] = {}
         if self.mapping == "vs_fixed":
-            from boardenvs_agents.registry import make_policy
-
             opponents = dict(config.get("opponents") or {"random": 1.0})
             self._opponent_specs = list(opponents)
             weights = np.asarray([float(w) for w in opponents.values()])

@@ -44,6 +44,7 @@ import numpy as np
 from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs_agents.base import Policy
 from boardenvs_agents.games import leaf_values
+from boardenvs_agents.registry import make_policy
 
 #: How a rollout cut off by its depth is scored (see :class:`RolloutEvaluator`).
 LEAVES = ("returns", "eval")
@@ -147,8 +148,6 @@ class RolloutEvaluator(Evaluator):
         game = state.game_name
         policy = self._policies.get(game)
         if policy is None:
-            from boardenvs_agents.registry import make_policy
-
             policy = self._policies[game] = make_policy(self.rollout, game)
         policy.rng = rng
         return policy

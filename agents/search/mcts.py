@@ -79,6 +79,7 @@ from typing import Any
 
 from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs_agents.base import Policy
+from boardenvs_agents.registry import make_evaluator
 from boardenvs_agents.search.evaluators import Evaluator, RolloutEvaluator, uniform_prior
 
 #: Children keys are ``action * _KEY + slot``, ``slot`` = 0 for a chance outcome, ``1 + player`` else.
@@ -362,16 +363,26 @@ class MCTSPolicy(Policy):
 def make_mcts(
     game_name: str, seed: int | None, game_options: dict[str, Any] | None, **options: Any
 ) -> MCTSPolicy:
-    """The registry's factory for specs such as ``mcts:sims=200,rollout=heuristic`` (any game).
+    """The factory of specs such as ``mcts:sims=200,rollout=heuristic`` (any game; entry point
+    ``boardenvs_agents.agents``).
 
-    ``evaluator`` is an :class:`~boardenvs_agents.search.evaluators.Evaluator` object: the registry
-    turns ``evaluator=ppo:<game>`` in a spec into one (search knows nothing of learning).
+    ``evaluator=rollout`` (the default) evaluates leaves by rollouts (``rollout``, ``depth``, ``leaf``);
+    ``evaluator=<algo>:<model>`` (e.g. ``ppo:sorry_v0``) by that learned model's policy as prior and
+    its value head as leaf value, which the registry builds
+    (:func:`~boardenvs_agents.registry.make_evaluator`: search knows nothing of learning). An
+    :class:`~boardenvs_agents.search.evaluators.Evaluator` object is taken as it is.
 
     Raises:
-        ValueError: for unknown or out-of-range options.
+        ValueError: for unknown or out-of-range options, or an unknown evaluator.
     """
     known = {"sims", "seconds", "c", "rollout", "depth", "leaf", "evaluator", "selection"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"mcts: unknown option {unknown[0]!r}; options are {sorted(known)}")
+    evaluator = options.pop("evaluator", "rollout")
+    if isinstance(evaluator, str):
+        if evaluator != "rollout":
+            options["evaluator"] = make_evaluator(evaluator, game_name, game_options)
+    else:
+        options["evaluator"] = evaluator
     return MCTSPolicy(seed=seed, **options)

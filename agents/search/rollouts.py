@@ -32,6 +32,7 @@ import numpy as np
 from boardenvs.core.state import CHANCE, TERMINAL, State
 from boardenvs_agents.base import Policy
 from boardenvs_agents.games import leaf_values
+from boardenvs_agents.registry import make_policy
 
 
 class RolloutPolicy(Policy):
@@ -229,8 +230,6 @@ def make_rollouts(
     Raises:
         ValueError: for unknown or out-of-range options, or a bad inner spec.
     """
-    from boardenvs_agents.registry import make_policy
-
     known = {"seconds", "rounds", "top", "depth", "leaf", "z", "min_rounds"}
     unknown = sorted(set(options) - known)
     if unknown:

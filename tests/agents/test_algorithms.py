@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from boardenvs.core.options import OptionError
-from boardenvs_agents.learning import algorithms
+from boardenvs_agents import plugins
 from boardenvs_agents.learning.algorithms import ENTRY_POINT_GROUP, Algorithm, algorithm_names, get_algorithm
 from boardenvs_agents.learning.config import load_config
 from boardenvs_agents.learning.models import read_metadata
@@ -66,11 +66,16 @@ def registered(monkeypatch):
             name: tuple(EntryPoint(name, value, ENTRY_POINT_GROUP) for value in values)
             for name, values in entries.items()
         }
-        monkeypatch.setattr(algorithms, "_registered", lambda: found)
+        real = plugins.entry_points_of
+        monkeypatch.setattr(
+            plugins, "entry_points_of", lambda group: found if group == ENTRY_POINT_GROUP else real(group)
+        )
         get_algorithm.cache_clear()
+        plugins.load.cache_clear()
 
     yield register
     get_algorithm.cache_clear()
+    plugins.load.cache_clear()
 
 
 #: A record for the tests below: MaskablePPO under another name.

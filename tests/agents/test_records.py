@@ -5,6 +5,7 @@ missing. Plug-in records and broken entry points: tests/test_plugin_game.py."""
 import pytest
 
 from boardenvs import make_game
+from boardenvs_agents import plugins
 from boardenvs_agents.base import Policy
 from boardenvs_agents.games import (
     RECORDS_GROUP,
@@ -13,7 +14,6 @@ from boardenvs_agents.games import (
     heuristic_class,
     leaf_values,
     progress_function,
-    record_entry_points,
     record_names,
 )
 from boardenvs_agents.games.record import BalanceRecord, GameRecord
@@ -24,7 +24,7 @@ GAMES = ["gangsi_v0", "lost_city_v0", "neighborhood_v0", "sorry_v0"]
 def test_every_built_in_game_has_a_full_record_of_its_own():
     assert record_names() == GAMES
     for name in GAMES:
-        (entry,) = record_entry_points()[name]
+        (entry,) = plugins.entry_points_of(RECORDS_GROUP)[name]
         assert entry.group == RECORDS_GROUP and entry.value.endswith(":RECORD")
         record = find_record(name)
         assert isinstance(record, GameRecord) and record.game == name

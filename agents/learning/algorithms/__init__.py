@@ -19,8 +19,8 @@ adds one.
 from __future__ import annotations
 
 import functools
-from importlib.metadata import EntryPoint, entry_points
 
+from boardenvs_agents import plugins
 from boardenvs_agents.learning.algorithms.record import (
     COMMON_RULES,
     Algorithm,
@@ -31,7 +31,7 @@ from boardenvs_agents.learning.algorithms.record import (
 )
 
 #: The entry-point group algorithms register in.
-ENTRY_POINT_GROUP = "boardenvs_agents.algorithms"
+ENTRY_POINT_GROUP = plugins.ALGORITHMS
 
 __all__ = [
     "COMMON_RULES",
@@ -46,20 +46,9 @@ __all__ = [
 ]
 
 
-@functools.cache
-def _registered() -> dict[str, tuple[EntryPoint, ...]]:
-    """The entry points of :data:`ENTRY_POINT_GROUP` by name, as installed when first asked
-    (a name registered by two packages has two)."""
-    found: dict[str, tuple[EntryPoint, ...]] = {}
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        if all(entry.value != other.value for other in found.get(entry.name, ())):
-            found[entry.name] = (*found.get(entry.name, ()), entry)
-    return found
-
-
 def algorithm_names() -> list[str]:
     """The names of the registered algorithms, sorted (nothing is imported)."""
-    return sorted(_registered())
+    return plugins.names(ENTRY_POINT_GROUP)
 
 
 @functools.cache
@@ -70,19 +59,11 @@ def get_algorithm(name: str) -> Algorithm:
         ValueError: for a name nobody registered (the message lists the registered ones), a name two
             packages registered, or an entry point that is not a record of that name.
     """
-    entries = _registered().get(name)
-    if not entries:
-        raise ValueError(
-            f"unknown algorithm {name!r}; registered: {algorithm_names()} "
-            f"(entry-point group {ENTRY_POINT_GROUP!r})"
-        )
-    if len(entries) > 1:
-        values = ", ".join(repr(entry.value) for entry in entries)
-        raise ValueError(f"algorithm {name!r} is registered more than once ({values}): uninstall all but one")
-    record = entries[0].load()
+    record = plugins.load(ENTRY_POINT_GROUP, name, "algorithm")
     if not isinstance(record, Algorithm) or record.name != name:
+        entry = plugins.entry_points_of(ENTRY_POINT_GROUP)[name][0]
         raise ValueError(
-            f"the entry point {name} = {entries[0].value!r} of group {ENTRY_POINT_GROUP!r} must be an "
+            f"the entry point {name} = {entry.value!r} of group {ENTRY_POINT_GROUP!r} must be an "
             f"Algorithm record named {name!r}, got {record!r}"
         )
     return record

@@ -37,6 +37,8 @@ RESERVED = frozenset({"seed", "policy_kwargs", "tensorboard_log", "verbose", "de
 #: The file name of a model in a checkpoint, and of an off-policy algorithm's replay buffer.
 CHECKPOINT_MODEL = "model.zip"
 CHECKPOINT_REPLAY_BUFFER = "replay_buffer.pkl"
+#: Modules of the ``train`` extra that loading a learned agent imports.
+TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
 
 
 def is_int(v: Any) -> bool:
@@ -246,6 +248,83 @@ class Algorithm:
         from boardenvs_agents.learning.models import LearnedPolicy
 
         return LearnedPolicy.from_file(path, game, deterministic=deterministic, seed=seed, name=name)
+
+
+    # -- agent specs ----------------------------------------------------------------------------
+    def agent(
+        self,
+        game_name: str,
+        seed: int | None,
+        game_options: dict[str, Any] | None,
+        model: str = "",
+        deterministic: bool = True,
+    ) -> Policy:
+        """The factory of ``<name>:<model>`` specs (:mod:`boardenvs_agents.registry`): a player
+        (:meth:`play`) of the model at a path, or of the model shipped for ``game_name`` and the options
+        asked (``ppo:sorry_v0`` with two players is the two-player model; without options from the
+        caller, the default model plays the options it was trained with). Encoding options (Gangsi's
+        action features) are the model's own: it encodes its observations with them at any table of
+        the same rules.
+
+        Raises:
+            ValueError: for no model, a model trained for another game or other options.
+            FileNotFoundError: for a model file that does not exist.
+            ImportError: when the ``train`` extra (torch, Stable-Baselines3) is missing, saying so.
+        """
+        from boardenvs.core.options import encoding_keys, options_to_dict
+        from boardenvs.registry import make_game
+        from boardenvs_agents.learning.models import read_metadata, resolve_model_path
+
+        if not model:
+            raise ValueError(
+                f"name a model: '{self.name}:<path to .zip>' or '{self.name}:<game>' for a shipped one"
+            )
+        if game_options is not None and model == game_name:
+            asked = make_game(game_name, **game_options).options
+            path = resolve_model_path(model, self.name, options_to_dict(asked), ignore=encoding_keys(asked))
+        else:
+            path = resolve_model_path(model, self.name)
+        trained = read_metadata(path)["options"]
+        options = dict(game_options) if game_options is not None else dict(trained)
+        for key in encoding_keys(make_game(game_name, **options).options):
+            if key in trained:
+                options[key] = trained[key]
+        game = make_game(game_name, **options)
+        try:
+            return self.play(path, game, deterministic=deterministic, seed=seed, name=f"{self.name}:{model}")
+        except ModuleNotFoundError as err:
+            if (err.name or "").partition(".")[0] not in TRAIN_MODULES:
+                raise
+            raise ImportError(
+                f"agent '{self.name}:{model}' is a Stable-Baselines3 model and needs the train extra "
+                f'(torch, stable-baselines3, sb3-contrib): pip install "boardenvs[train]" '
+                f"(missing module: {err.name})",
+                name=err.name,
+            ) from err
+
+    def evaluator(self, game_name: str, game_options: dict[str, Any] | None, model: str = "") -> Any:
+        """A search evaluator of the model (``mcts:evaluator=<name>:<model>``): its policy as prior and
+        its value head as leaf value (:class:`~boardenvs_agents.learning.evaluator.NetworkEvaluator`).
+
+        Raises:
+            ValueError: for a model without action logits or a value head, or trained for one seat.
+        """
+        from boardenvs_agents.learning.evaluator import NetworkEvaluator
+
+        return NetworkEvaluator(self.agent(game_name, None, game_options, model=model))
+
+    def trained_for(self, model: str) -> tuple[str, dict[str, Any]]:
+        """The game and options the model ``model`` (a path, or a game's shipped one) was trained for,
+        read from its metadata.
+
+        Raises:
+            FileNotFoundError: for a model file that does not exist (naming the shipped models).
+            ValueError: for a file that is not a boardenvs model.
+        """
+        from boardenvs_agents.learning.models import read_metadata, resolve_model_path
+
+        metadata = read_metadata(resolve_model_path(model, self.name))
+        return metadata["game"], dict(metadata["options"])
 
 
 def _off_policy(model: Any) -> bool:
