@@ -13,6 +13,10 @@ The single-agent Gymnasium view (one learner seat, opponents inside ``step()``) 
 Spec strings other than ``"random"`` come from an installed opponent provider (the agents package that
 ships with boardenvs publishes one): see :mod:`boardenvs.wrappers.single_agent`. boardenvs itself never
 imports the agents package.
+
+Games are found through the entry-point group ``boardenvs.games`` (:mod:`boardenvs.registry`): the four
+above register there like any other installed game (docs/adding-a-game.md), and ``boardenvs.env_names()``
+lists them all.
 """
 
 from boardenvs.registry import env_names, make, make_game, register_gymnasium

@@ -15,7 +15,11 @@ A variant is a set of options (``--option`` values read by the one ``key=value``
     boardenvs-balance --game gangsi_v0 --options my_map.yaml --check   # maze: [lines of the drawing]
 
 ``--check`` compares the figures with the rules README's balance targets and the game's own (Gangsi
-K7, Neighborhood 1.1b, Lost City T9/T28) and exits 1 naming each target missed. Games are seeded
+K7, Neighborhood 1.1b, Lost City T9/T28) and exits 1 naming each target missed. A game without an
+agents record (the heuristic, its figures) is measured with random players and its generic figures::
+
+    boardenvs-balance --game my_game_v0 --agents random --no-versus --games 200
+ Games are seeded
 (``--seed``) and ``--workers`` changes no figure. Bad arguments exit 2 with a one-line message.
 """
 
@@ -32,10 +36,10 @@ from typing import Any
 from boardenvs_agents import cli
 from boardenvs_agents.arena.balance import (
     BalanceConfig,
+    balance_of,
     format_setting,
     format_targets,
     missed,
-    observer_class,
     run_balance,
 )
 from boardenvs_agents.cli import fail
@@ -112,7 +116,7 @@ def _tuples(value: Any) -> Any:
 def build_config(args: argparse.Namespace) -> BalanceConfig:
     """The :class:`BalanceConfig` of the command line; exits 2 naming what is wrong."""
     try:
-        observer_class(args.game)
+        balance_of(args.game)
     except ValueError as err:
         fail(str(err))
     options = parse_options(args.option, args.options)
@@ -139,22 +143,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     config = build_config(args)
     from boardenvs.registry import make_game
+    from boardenvs_agents.arena.balance.run import HEURISTIC
     from boardenvs_agents.arena.runner import build_policy
 
-    # Check every player count, the options and the agent spec before playing anything.
-    counts = config.player_counts or observer_class(config.game).player_counts
+    # Check every player count, the options and the agent specs before playing anything.
+    balance = balance_of(config.game)
+    counts = config.player_counts or balance.player_counts
     for n in counts:
         try:
             game = make_game(config.game, **config.options, num_players=n)
             build_policy(config.agent, config.agent, game)
         except (ValueError, TypeError, FileNotFoundError) as err:
             fail(f"{config.game} with {n} players: {err}")
+        if config.versus_random:
+            try:
+                build_policy(HEURISTIC, HEURISTIC, game)
+            except ValueError as err:
+                fail(f"{config.game}: the heuristic-vs-random run (skip it with --no-versus): {err}")
 
     start = time.perf_counter()
     settings = run_balance(config, progress=not args.no_progress)
     elapsed = time.perf_counter() - start
 
-    cls = observer_class(config.game)
     words = argv if argv is not None else sys.argv[1:]
     command = "boardenvs-balance " + " ".join(shlex.quote(a) for a in words)
     parts = [
@@ -164,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     for s in settings:
-        parts += [format_setting(s, cls.figures, cls.cap_name), ""]
+        parts += [format_setting(s, balance.figures, balance.cap_name), ""]
     if args.check:
         parts += [format_targets(settings), ""]
     text = "\n".join(parts).rstrip() + "\n"

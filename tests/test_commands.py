@@ -169,7 +169,7 @@ BAD_ARGUMENTS = {
     "boardenvs-league": (["--game", "nope_v0"], "unknown environment 'nope_v0'"),
     "boardenvs-benchmark": (["--envs", "nope_v0"], "unknown environment 'nope_v0'"),
     "boardenvs-train-rllib": (["--measure-sampling", "lots"], "argument --measure-sampling"),
-    "boardenvs-balance": (["--game", "nope_v0"], "no balance figures for game 'nope_v0'"),
+    "boardenvs-balance": (["--game", "nope_v0"], "unknown environment 'nope_v0'; available: ["),
 }
 
 

@@ -22,9 +22,9 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.env_util import make_vec_env
 
 import boardenvs  # noqa: F401  (registers the ids)
-from boardenvs.registry import GYM_IDS
+from boardenvs.registry import gym_ids
 
-IDS = sorted(GYM_IDS.values())
+IDS = sorted(gym_ids().values())
 
 
 @pytest.mark.parametrize("gym_id", IDS)

@@ -65,7 +65,7 @@ SCRIPT = """
 import importlib, json, pkgutil, sys
 import gymnasium
 import boardenvs
-from boardenvs.registry import GYM_IDS
+from boardenvs.registry import gym_ids
 for info in pkgutil.walk_packages(boardenvs.__path__, "boardenvs."):
     importlib.import_module(info.name)
 for name in boardenvs.env_names():
@@ -73,7 +73,7 @@ for name in boardenvs.env_names():
     env.reset(seed=0)
     env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
     boardenvs.make(name, raw=True).reset(seed=0)
-for gym_id in GYM_IDS.values():
+for gym_id in gym_ids().values():
     env = gymnasium.make(gym_id)  # "random" opponents: built in
     env.reset(seed=0)
     env.step(int(env.unwrapped.action_masks().nonzero()[0][0]))

@@ -1,7 +1,17 @@
-"""Everything an agent knows about each game, one module per game.
+"""Everything an agent knows about each game: one record per game, found through entry points.
 
-``agents/games/<game>.py`` holds the game's hand-written heuristic (a :class:`~boardenvs_agents.base.Policy`)
-and ``progress(state)``: every player's distance to winning as a fraction in ``[0, 1]``, read off the
+A game's knowledge is one :class:`~boardenvs_agents.games.record.GameRecord` (``agents/games/<game>.py``
+for the four games of this project: its hand-written heuristic, ``progress(state)``, the strategy and
+balance pages' decision kinds and events, the balance targets, the champion's recipe), published under
+the entry-point group :data:`RECORDS_GROUP` (``boardenvs_agents.games``; name: the env name, value:
+``"boardenvs_agents.games.sorry:RECORD"``), so a game of another distribution brings its own record
+without editing this package (docs/adding-a-game.md). Records are found with
+:mod:`boardenvs_agents.plugins` (the group read once per process) and each imported once
+(:func:`find_record`; ``find_record.cache_clear()`` loads again). A game without
+a record still gets every tool that needs only its rules; :func:`require` (and the tools built on it)
+raises :class:`MissingRecordError` naming what is missing.
+
+``progress(state)`` is every player's distance to winning as a fraction in ``[0, 1]``, read off the
 rules state. Search scores a rollout cut off by its depth with :func:`leaf_values`, built on it:
 
 * ``sorry_v0``: pawn progress, the forward steps made from Start towards Home over the three pawns
@@ -19,45 +29,118 @@ A player's leaf value is ``SCALE * (own fraction - best fraction among the other
 
 from __future__ import annotations
 
-import importlib
+import functools
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from boardenvs.core.state import State
+from boardenvs_agents import plugins
 from boardenvs_agents.base import Policy
+from boardenvs_agents.games.record import GameRecord
 
-#: Env name -> (module under ``boardenvs_agents.games``, its heuristic class).
-GAMES: dict[str, tuple[str, str]] = {
-    "sorry_v0": ("sorry", "SorryHeuristic"),
-    "gangsi_v0": ("gangsi", "GangsiHeuristic"),
-    "lost_city_v0": ("lost_city", "LostCityHeuristic"),
-    "neighborhood_v0": ("neighborhood", "NeighborhoodHeuristic"),
-}
-
+#: The entry-point group where distributions publish their games' records.
+RECORDS_GROUP = plugins.GAMES
 #: Leaf values are ``SCALE * (own - best other)``.
 SCALE = 0.5
 
 
-def game_module(game_name: str) -> ModuleType:
-    """The module of ``agents/games/`` for env ``game_name``.
+class MissingRecordError(ValueError):
+    """A tool needs a part of a game's record that the game does not have (or no record at all)."""
+
+
+class RecordEntryPointError(ImportError):
+    """A record's entry point that cannot be used: it fails to import, does not name a
+    :class:`GameRecord` of its own game, or two distributions publish one for the same game."""
+
+
+def record_names() -> list[str]:
+    """The games that have a record (nothing is imported)."""
+    return plugins.names(RECORDS_GROUP)
+
+
+@functools.cache
+def find_record(game_name: str) -> GameRecord | None:
+    """The record of ``game_name`` (imported on first use, then kept), or ``None`` for a game without one.
 
     Raises:
-        ValueError: for a game this package knows nothing about.
+        RecordEntryPointError: for a broken entry point (see the class).
     """
-    if game_name not in GAMES:
-        raise ValueError(f"no agent knowledge for game {game_name!r}; games with some: {sorted(GAMES)}")
-    return importlib.import_module(f"{__name__}.{GAMES[game_name][0]}")
+    entries = plugins.entry_points_of(RECORDS_GROUP).get(game_name)
+    if not entries:
+        return None
+    if len(entries) > 1:
+        raise RecordEntryPointError(
+            f"game {game_name!r} has more than one record: " + "; ".join(plugins.describe(e) for e in entries)
+        )
+    (entry,) = entries
+    try:
+        record = entry.load()
+    except Exception as err:
+        raise RecordEntryPointError(
+            f"{plugins.describe(entry)} fails to load: {type(err).__name__}: {err}"
+        ) from err
+    if not isinstance(record, GameRecord):
+        raise RecordEntryPointError(
+            f"{plugins.describe(entry)} names {record!r}, not a boardenvs_agents.games.record.GameRecord"
+        )
+    if record.game != game_name:
+        raise RecordEntryPointError(f"{plugins.describe(entry)} names the record of {record.game!r}")
+    return record
+
+
+def require(game_name: str, part: str, needed_by: str) -> Any:
+    """The part ``part`` (a :class:`GameRecord` field) of ``game_name``'s record, for ``needed_by``.
+
+    Raises:
+        MissingRecordError: when the game has no record, or its record lacks that part; the message
+            names the game, the part, what needs it and where records come from.
+    """
+    record = find_record(game_name)
+    if record is None:
+        raise MissingRecordError(
+            f"{needed_by} needs the agents' record of {game_name!r} (its {part}), and {game_name} has "
+            f"none: publish a boardenvs_agents.games.record.GameRecord under the entry-point group "
+            f"{RECORDS_GROUP!r} (docs/adding-a-game.md); games with one: {record_names()}"
+        )
+    value = getattr(record, part)
+    if value is None or value == ():
+        raise MissingRecordError(f"{needed_by} needs the {part} of {game_name}'s record, which has none")
+    return value
 
 
 def heuristic_class(game_name: str) -> type:
-    """The hand-written heuristic policy class of ``game_name``."""
-    return getattr(game_module(game_name), GAMES[game_name][1])
+    """The hand-written heuristic policy class of ``game_name``.
+
+    Raises:
+        MissingRecordError: (a ``ValueError``) for a game without a heuristic.
+    """
+    return require(game_name, "heuristic", "the heuristic")
+
+
+def make_heuristic(
+    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
+) -> Policy:
+    """The factory of the ``heuristic`` spec (entry point ``boardenvs_agents.agents``): the game's
+    hand-written heuristic with ``kwargs`` as its options (``heuristic:depth=1``).
+
+    Raises:
+        ValueError: for a game without one (:class:`MissingRecordError`), or options its heuristic
+            does not take.
+    """
+    cls = heuristic_class(game_name)
+    try:
+        return cls(seed=seed, **kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
 
 
 def progress_function(game_name: str) -> Callable[[State], list[float]]:
-    """``progress(state)`` of ``game_name``: every player's fraction of the way to winning."""
-    return game_module(game_name).progress
+    """``progress(state)`` of ``game_name``: every player's fraction of the way to winning.
+
+    Raises:
+        MissingRecordError: (a ``ValueError``) for a game without a progress measure.
+    """
+    return require(game_name, "progress", "a leaf evaluation (leaf_values, leaf=eval)")
 
 
 def leaf_values(state: State) -> list[float]:
@@ -81,28 +164,7 @@ def leaf_values(state: State) -> list[float]:
     return out
 
 
-def make_heuristic(
-    game_name: str, seed: int | None, game_options: dict[str, Any] | None, **kwargs: Any
-) -> Policy:
-    """The factory of the ``heuristic`` spec (entry point ``boardenvs_agents.agents``): the game's
-    hand-written heuristic with ``kwargs`` as its options (``heuristic:depth=1``).
-
-    Raises:
-        ValueError: for a game without one, or options its heuristic does not take.
-    """
-    cls = heuristic_class(game_name)
-    try:
-        return cls(seed=seed, **kwargs)
-    except TypeError as err:
-        raise ValueError(f"bad options {sorted(kwargs)} for the {game_name} heuristic: {err}") from err
-
-
 __all__ = [
-    "GAMES",
-    "SCALE",
-    "game_module",
-    "heuristic_class",
-    "leaf_values",
-    "make_heuristic",
-    "progress_function",
-]
+    "RECORDS_GROUP", "SCALE", "GameRecord", "MissingRecordError", "RecordEntryPointError", "find_record",
+    "heuristic_class", "leaf_values", "make_heuristic", "progress_function", "record_names", "require",
+]  # fmt: skip

@@ -40,6 +40,8 @@ from boardenvs.gangsi.rules import (
     bits,
 )
 from boardenvs_agents.base import Policy
+from boardenvs_agents.games import gangsi_figures
+from boardenvs_agents.games.record import GameRecord
 
 #: Kyonshi faces one hunter turn is expected to set aside (five dice, one face in six; K2, K15).
 ASIDE_PER_TURN = NUM_HUNTER_DICE / 6
@@ -166,7 +168,7 @@ class GangsiHeuristic(Policy):
         return STEP + best_first[int(self.rng.random() * len(best_first))]
 
 
-__all__ = ["GangsiHeuristic"]
+__all__ = ["RECORD", "GangsiHeuristic", "progress"]
 
 
 # -- leaf value for search ------------------------------------------------------------------------
@@ -197,3 +199,20 @@ def progress(state: State) -> list[float]:
             best = max(best, (revealed + 0.5 / (1 + near)) / HAND_SIZE)
         out.append(best)
     return out
+
+
+# -- the record -----------------------------------------------------------------------------------
+#: Everything the agents know about Gangsi, published under the entry-point group
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model improved by paired
+#: rollouts scored by its value head four decisions on (docs/learning.md, "The champion"), else the
+#: heuristic where no model ships for the options asked.
+RECORD = GameRecord(
+    game="gangsi_v0",
+    heuristic=GangsiHeuristic,
+    progress=progress,
+    kind=gangsi_figures.decision_kind,
+    events=gangsi_figures.count_events,
+    strategy_events=gangsi_figures.STRATEGY_EVENTS,
+    balance=gangsi_figures.BALANCE,
+    champion=("rollouts:policy=ppo:gangsi_v0,opponents=heuristic,depth=4,leaf=value", "heuristic"),
+)

@@ -35,6 +35,8 @@ from boardenvs.lost_city.rules import (
     LostCityState,
 )
 from boardenvs_agents.base import Policy
+from boardenvs_agents.games import lost_city_figures
+from boardenvs_agents.games.record import GameRecord
 
 #: Win rate of each character (Rob .. Chris) by player count, measured with this heuristic in every seat
 #: and the characters drawn at random (``characters="random"``, the defaults otherwise, 2,000 games per
@@ -292,3 +294,20 @@ def draft_strength(state: LostCityState) -> list[float]:
             k = left.pop(0)
         out[p] = strength[k]
     return out
+
+
+# -- the record -----------------------------------------------------------------------------------
+#: Everything the agents know about Star of the Lost City, published under the entry-point group
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model improved by paired
+#: rollouts scored by its value head four decisions on (docs/learning.md, "The champion"), else the
+#: heuristic where no model ships for the options asked (rollouts of the heuristic itself did not beat
+#: it: 0.51 of 100 two-player games).
+RECORD = GameRecord(
+    game="lost_city_v0",
+    heuristic=LostCityHeuristic,
+    progress=progress,
+    kind=lost_city_figures.decision_kind,
+    events=lost_city_figures.count_events,
+    balance=lost_city_figures.BALANCE,
+    champion=("rollouts:policy=ppo:lost_city_v0,opponents=heuristic,depth=4,leaf=value", "heuristic"),
+)

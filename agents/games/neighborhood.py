@@ -12,6 +12,8 @@ from boardenvs.core.state import CHANCE, State
 from boardenvs.neighborhood.board import SPINNER_POINTS, geometry, path_ends
 from boardenvs.neighborhood.rules import CH_MOVE, CH_SEAT, D_PATH, DIR, MAX_HP, STOP, NeighborhoodState
 from boardenvs_agents.base import Policy
+from boardenvs_agents.games import neighborhood_figures
+from boardenvs_agents.games.record import GameRecord
 
 
 class NeighborhoodHeuristic(Policy):
@@ -268,3 +270,18 @@ def landing_odds(size: int, points: int, faces: int) -> tuple[dict[int, float], 
 def progress(state: State) -> list[float]:
     """Every player's HP over the maximum (10, L21), 0 when out, for search leaves."""
     return [state.hp[p] / MAX_HP if state.alive[p] else 0.0 for p in range(state.n)]
+
+
+# -- the record -----------------------------------------------------------------------------------
+#: Everything the agents know about LEAVE this Neighborhood, published under the entry-point group
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion is the heuristic (no learned model ships,
+#: and it already searches two plies; docs/learning.md, "The champion").
+RECORD = GameRecord(
+    game="neighborhood_v0",
+    heuristic=NeighborhoodHeuristic,
+    progress=progress,
+    kind=neighborhood_figures.decision_kind,
+    events=neighborhood_figures.count_events,
+    balance=neighborhood_figures.BALANCE,
+    champion=("heuristic",),
+)

@@ -13,6 +13,8 @@ from boardenvs.sorry.board import HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
 from boardenvs.sorry.cards import BACKWARD, CARD_COUNTS, DECK_SIZE, FORWARD, SEVEN
 from boardenvs.sorry.rules import PAWNS, SorryState
 from boardenvs_agents.base import Policy
+from boardenvs_agents.games import sorry_figures
+from boardenvs_agents.games.record import GameRecord
 
 #: Probability of drawing each card kind from a full deck (S1).
 CARD_PROB = tuple(c / DECK_SIZE for c in CARD_COUNTS)
@@ -244,3 +246,20 @@ def progress(state: State) -> list[float]:
         table = _sorry_progress(color, exit_count)
         out.append(sum(table[at] for at in state.pos[PAWNS * p : PAWNS * p + PAWNS]) / PAWNS)
     return out
+
+
+# -- the record -----------------------------------------------------------------------------------
+#: Everything the agents know about Sorry!, published under the entry-point group
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model improved by paired
+#: rollouts scored by its value head four decisions on (the best of the settings measured,
+#: docs/learning.md, "The champion"), else the heuristic where no model ships for the options asked.
+RECORD = GameRecord(
+    game="sorry_v0",
+    heuristic=SorryHeuristic,
+    progress=progress,
+    kind=sorry_figures.decision_kind,
+    events=sorry_figures.count_events,
+    strategy_events=sorry_figures.STRATEGY_EVENTS,
+    balance=sorry_figures.BALANCE,
+    champion=("rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=4,leaf=value", "heuristic"),
+)

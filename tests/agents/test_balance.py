@@ -18,10 +18,11 @@ from boardenvs.neighborhood.rules import F_DRAW
 from boardenvs.sorry.board import START
 from boardenvs.sorry.cards import CARD_NAMES
 from boardenvs.sorry.rules import FORWARD_ACTION, PASS, SorryOptions, SorryState
-from boardenvs_agents.arena.balance import measure, observer_class
+from boardenvs_agents.arena.balance import BalanceObserver, balance_of, measure
 from boardenvs_agents.arena.balance.stats import END_KINDS, end_kind, shared_targets, summarize
 from boardenvs_agents.arena.balance.stats import SettingReport as Setting
-from boardenvs_agents.arena.match import GameResult
+from boardenvs_agents.arena.match import GameResult, play_game
+from boardenvs_agents.registry import make_policy
 from boardenvs_agents.scripts import balance as script
 
 
@@ -81,7 +82,7 @@ def test_check_passes_quietly_when_every_target_is_met(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--game", "chess_v0"], "no balance figures for game 'chess_v0'"),
+        (["--game", "chess_v0"], "unknown environment 'chess_v0'; available: ["),
         (["--game", "sorry_v0", "--games", "0"], "games must be at least 1, got 0"),
         (["--game", "sorry_v0", "--workers", "0"], "workers must be at least 1, got 0"),
         (["--game", "sorry_v0", "--option", "max_turns"], "--option takes key=value, got 'max_turns'"),
@@ -137,7 +138,7 @@ def test_end_kinds_rules_share_and_cap_that_is_a_rule():
     assert plain.figures["x"].mean == 1.5 and plain.rounds.median == 10
     assert [s.wins for s in plain.seats] == [1, 1]
     # Gangsi's K26 cap is a rule: the capped game counts as ended by the rules (and still as capped)
-    gangsi = summarize(games, "a in every seat", ["x"], observer_class("gangsi_v0"))
+    gangsi = summarize(games, "a in every seat", ["x"], balance_of("gangsi_v0"))
     assert gangsi.rules_share == 0.75 and gangsi.capped_share == 0.5
 
 
@@ -188,7 +189,7 @@ def test_sorry_counts_bumps_and_slides():
     state.pos[0], state.pos[1], state.pos[3] = 27, 32, 31  # Red 0, Red 1, Blue 0
     kind = CARD_NAMES.index("3")
     state.apply_action(kind)  # the draw (seat 0 to play)
-    observer = observer_class("sorry_v0")(make_game("sorry_v0"))
+    observer = BalanceObserver(make_game("sorry_v0"))
     observe(observer, state, 0, FORWARD_ACTION + 0)
     assert state.pos[0] == 33 and state.pos[1] == START and state.pos[3] == START
     assert observer.counts == {"bumps": 2, "slides": 1}
@@ -198,24 +199,47 @@ def test_sorry_counts_bumps_and_slides():
     assert observer.result(state)["rounds"] == 1  # two card draws, four seats
 
 
-def test_gangsi_reads_reveals_catches_and_the_k26_cap():
+def test_gangsi_counts_reveals_and_catches_move_by_move_and_reads_the_k26_cap():
     game = make_game("gangsi_v0", num_players=3, max_rounds=2)
-    observer = observer_class("gangsi_v0")(game)
+    observer = BalanceObserver(game)
     state = game.new_initial_state()
     state.revealed = [0b10011, 0b00100]
     state.tokens = 2
     state.winner, state.phase, state.round = KYONSHI, PH_OVER, 2
     summary = observer.result(state)
-    assert summary["figures"] == {"reveals": 4, "catches": 2}
+    assert summary["figures"] == {"reveals": 0, "catches": 0}  # counted from moves, none observed
     assert summary["capped"] and summary["rounds"] == 2
     assert summary["roles"] == ["Kyonshi", "hunters", "hunters"]
     state.tokens = state.threshold  # the Kyonshi took its tokens: a win by the rules
     assert not observer.result(state)["capped"]
+    # Over whole games the moves' counts are the terminal state's treasures revealed and tokens taken.
+    seen = {"reveals": 0, "catches": 0}
+    for seed in range(4):
+        game = make_game("gangsi_v0", num_players=4)
+        policies = [make_policy("heuristic", "gangsi_v0", seed=seed * 4 + p) for p in range(4)]
+        result = play_game(game, policies, seed, Final(BalanceObserver(game)))
+        final = result.stats["final"]
+        assert result.stats["figures"] == {
+            "reveals": sum(bin(r).count("1") for r in final.revealed), "catches": final.tokens
+        }
+        seen = {k: seen[k] + v for k, v in result.stats["figures"].items()}
+    assert seen["reveals"] and seen["catches"]
+
+
+class Final:
+    """A balance observer that also hands back the terminal state."""
+
+    def __init__(self, observer):
+        self.observer = observer
+        self.before, self.after = observer.before, observer.after
+
+    def result(self, state):
+        return {**self.observer.result(state), "final": state}
 
 
 def test_neighborhood_charges_hp_to_killer_and_wild_cards():
     game = make_game("neighborhood_v0", num_players=3)
-    observer = observer_class("neighborhood_v0")(game)
+    observer = BalanceObserver(game)
     state = game.new_initial_state()
 
     def step(change, stack=None):
@@ -241,14 +265,14 @@ def test_neighborhood_charges_hp_to_killer_and_wild_cards():
 
     step(knockout, [draw])  # the Killer card takes the last 8 HP
     assert observer.counts == {"eliminations": 1, "hp_killer": 11, "hp_wild": 3, "hp_other": 0}
-    assert observer.derived({k: float(v) for k, v in observer.counts.items()}, 1) == {
+    assert observer.balance.derived({k: float(v) for k, v in observer.counts.items()}, 1) == {
         "Killer cards' share of HP lost": 11 / 14
     }
 
 
 def test_lost_city_counts_cards_used_and_abilities():
     game = make_game("lost_city_v0", num_players=2, characters=("Jack", "Aaron"), first_player="seat0")
-    observer = observer_class("lost_city_v0")(game)
+    observer = BalanceObserver(game)
     state = game.new_initial_state()
     state.round = 2  # T7: no ability in round 1
     state.hp[0] -= 30
@@ -267,9 +291,9 @@ def test_lost_city_counts_cards_used_and_abilities():
 
 
 def test_lost_city_round_robin_plays_every_ordered_pair_of_characters():
-    cls = observer_class("lost_city_v0")
-    assert len(cls.round_robin(2, {})) == 42
-    assert cls.round_robin(3, {}) == [] and cls.round_robin(2, {"characters": ("Rob", "Jack")}) == []
+    balance = balance_of("lost_city_v0")
+    assert len(balance.round_robin(2, {})) == 42
+    assert balance.round_robin(3, {}) == [] and balance.round_robin(2, {"characters": ("Rob", "Jack")}) == []
     setting = measure("lost_city_v0", 2, {"max_rounds": 3}, games=42, with_versus=False)
     assert setting.round_robin_games == 42
     assert {name: r.games for name, r in setting.round_robin.items()} == dict.fromkeys(

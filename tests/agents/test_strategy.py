@@ -6,19 +6,20 @@ import pytest
 
 from boardenvs import make_game
 from boardenvs.core.state import CHANCE
-from boardenvs_agents.arena.balance.observer import observer_class
+from boardenvs_agents.arena.balance.observer import BalanceObserver
 from boardenvs_agents.arena.match import GameResult, play_game
-from boardenvs_agents.arena.strategy import KINDS, StrategyObserver, agent_strategy, strategy_table
+from boardenvs_agents.arena.strategy import StrategyObserver, agent_strategy, strategy_table
+from boardenvs_agents.games import find_record, record_names
 from boardenvs_agents.registry import make_policy
 
-GAMES = sorted(KINDS)
+GAMES = record_names()
 
 
 class Both:
     """Runs the strategy and the balance observers side by side on one game."""
 
     def __init__(self, game):
-        self.strategy, self.balance = StrategyObserver(game), observer_class(game.name)(game)
+        self.strategy, self.balance = StrategyObserver(game), BalanceObserver(game)
         self.choices = [0] * game.num_players
 
     def before(self, state, player, action):
@@ -77,7 +78,7 @@ def decisions(name, seed, count=400):
 def test_sorry_kinds_follow_the_action_table():
     """S12-S17: the action ids of the env's table map to their kinds; a pawn leaving Start is told
     apart from a forward move on the track."""
-    kind = KINDS["sorry_v0"]
+    kind = find_record("sorry_v0").kind
     seen = set()
     for seed in range(6):
         for state, player, legal in decisions("sorry_v0", seed):
@@ -97,7 +98,7 @@ def test_sorry_kinds_follow_the_action_table():
 
 
 def test_lost_city_moves_are_advances_or_retreats_by_the_nearest_opponent():
-    kind = KINDS["lost_city_v0"]
+    kind = find_record("lost_city_v0").kind
     counted = {"advance": 0, "retreat": 0}
     for seed in range(4):
         for state, player, legal in decisions("lost_city_v0", seed):
@@ -119,7 +120,7 @@ def test_lost_city_moves_are_advances_or_retreats_by_the_nearest_opponent():
 def test_neighborhood_tells_a_killer_or_wild_choice_from_a_vote():
     from boardenvs.neighborhood.rules import D_KILLER_OR_WILD, D_VOTE, KILLER, WILD
 
-    kind = KINDS["neighborhood_v0"]
+    kind = find_record("neighborhood_v0").kind
     found = set()
     for seed in range(30):
         for state, player, legal in decisions("neighborhood_v0", seed):
@@ -160,10 +161,21 @@ def test_per_agent_figures_sum_the_agents_seats_and_make_a_table():
     assert abs(sum(shares) - 100.0) < 0.5  # the kinds' shares of a's choices add up to all of them
 
 
-def test_an_unknown_game_is_refused():
-    class Other:
-        name = "chess_v0"
-        num_players = 2
+def test_a_game_without_a_record_gets_the_generic_figures():
+    """The core's toy game (tests/core/toy_game.py, no record): decisions with a choice only."""
+    from core.toy_game import ToyGame
 
-    with pytest.raises(ValueError, match="no strategy figures for game 'chess_v0'"):
-        StrategyObserver(Other())
+    game = ToyGame(num_players=2)
+    assert find_record(game.name) is None
+    results = []
+    for seed, seating in enumerate([("a", "b"), ("b", "a")]):
+        policies = [make_policy("random", game.name, seed=seed * 2 + p) for p in range(2)]
+        result = play_game(game, policies, seed, StrategyObserver(game))
+        assert [s["kinds"] for s in result.stats["strategy"]] == [{}, {}]
+        assert all(s["events"] == {} for s in result.stats["strategy"])
+        results.append(GameResult(**{**result.__dict__, "seating": seating}))
+    a = agent_strategy(results, "a")
+    assert a["games"] == 2 and a["choices"] > 0
+    lines = strategy_table(game.name, {"a": a}).splitlines()
+    assert lines[0] == "| agent | seat-games | choices per game |"
+    assert lines[2] == f"| `a` | 2 | {a['choices'] / 2:.1f} |"

@@ -7,10 +7,10 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 import boardenvs  # noqa: F401  (registers the ids)
-from boardenvs.registry import GYM_IDS
+from boardenvs.registry import gym_ids
 
 
-@pytest.mark.parametrize("gym_id", sorted(GYM_IDS.values()))
+@pytest.mark.parametrize("gym_id", sorted(gym_ids().values()))
 def test_maskable_ppo_learns_and_plays_a_game(gym_id):
     env = gymnasium.make(gym_id, opponents="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")

@@ -14,11 +14,17 @@ each game's own figures; and it checks the rules README's "Balance targets" and 
 >>> setting.same.games, [t.rule for t in setting.targets][:1]
 (4, ['README'])
 
+A game without a record (or without the record's balance part) is measured too, with its generic
+figures: pass ``agent="random"`` and ``with_versus=False`` (``--agents random --no-versus``), as the
+heuristic comes from the record.
+
 ``scripts/balance.py`` (``boardenvs-balance``) is the command line; ``docs/balance.md`` the guide.
-Per-game figures: :mod:`.observer` and one module per game; figures and targets: :mod:`.stats`.
+What the tool knows of each game is the balance part of its record (``agents/games/<game>_figures.py``
+for this project's games, :func:`balance_of`); the observer: :mod:`.observer`; figures and targets:
+:mod:`.stats`.
 """
 
-from boardenvs_agents.arena.balance.observer import BalanceObserver, observer_class
+from boardenvs_agents.arena.balance.observer import BalanceObserver, balance_of
 from boardenvs_agents.arena.balance.run import BalanceConfig, measure, run_balance
 from boardenvs_agents.arena.balance.stats import (
     RunSummary,
@@ -31,5 +37,5 @@ from boardenvs_agents.arena.balance.stats import (
 
 __all__ = [
     "BalanceConfig", "BalanceObserver", "RunSummary", "SettingReport", "Target",
-    "format_setting", "format_targets", "measure", "missed", "observer_class", "run_balance",
+    "balance_of", "format_setting", "format_targets", "measure", "missed", "run_balance",
 ]  # fmt: skip

@@ -1,8 +1,10 @@
 """Playing the balance tool's games: :func:`measure` (one setting) and :func:`run_balance` (several).
 
-Every run goes through the arena (:class:`boardenvs_agents.arena.runner.Arena`), with the game's
+Every run goes through the arena (:class:`boardenvs_agents.arena.runner.Arena`), with a
 :class:`~boardenvs_agents.arena.balance.observer.BalanceObserver` watching each game: a game depends
 only on its seed and seating, so the figures are the same whatever the number of worker processes.
+What the tool knows of the game is its record's balance part
+(:func:`~boardenvs_agents.arena.balance.observer.balance_of`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardenvs.registry import make_game
-from boardenvs_agents.arena.balance.observer import BalanceObserver, observer_class
+from boardenvs_agents.arena.balance.observer import BalanceObserver, balance_of
 from boardenvs_agents.arena.balance.stats import (
     Rate,
     SettingReport,
@@ -23,6 +25,7 @@ from boardenvs_agents.arena.balance.stats import (
 )
 from boardenvs_agents.arena.runner import Arena, Matchup
 from boardenvs_agents.cli import progress_bar
+from boardenvs_agents.games.record import BalanceRecord
 
 #: The heuristic and the random baseline of the "heuristic vs random" run.
 HEURISTIC = "heuristic"
@@ -80,7 +83,7 @@ def measure(
         ValueError: for an unknown game, bad options or player count, or a bad agent spec (before any
             game is played).
     """
-    cls = observer_class(game_name)
+    balance = balance_of(game_name)
     options = dict(options or {})
     game = make_game(game_name, **options, num_players=num_players)
     n = game.num_players
@@ -92,28 +95,28 @@ def measure(
     if with_versus:
         agents.update({HEURISTIC: HEURISTIC, RANDOM: RANDOM})
         matchups.append(Matchup.of(versus_name, [HEURISTIC] + [RANDOM] * (n - 1), games))
-        if cls.asymmetric and agent != RANDOM:
+        if balance.asymmetric and agent != RANDOM:
             matchups.append(Matchup(baseline_name, ((RANDOM,) * n,), games))
     try:
-        arena = Arena(game, agents, observer=cls)
+        arena = Arena(game, agents, observer=BalanceObserver)
     except ValueError as err:
         raise ValueError(f"{game_name}: {err}") from err
-    players = cls.describe(n)
+    players = balance.describe(n)
     desc = f"{game_name} {players}"
     results = arena.run(matchups, seed=seed, workers=workers, progress=progress, desc=desc)
     by_matchup: dict[str, list] = {m.name: [] for m in matchups}
     for r in results:
         by_matchup[r.matchup].append(r)
-    figures = list(cls.figures)
-    same = summarize(by_matchup[same_name], same_name, figures, cls)
+    figures = list(balance.figures)
+    same = summarize(by_matchup[same_name], same_name, figures, balance)
     baseline = None
     if baseline_name in by_matchup:
-        baseline = summarize(by_matchup[baseline_name], baseline_name, figures, cls)
-    elif cls.asymmetric and with_versus:
+        baseline = summarize(by_matchup[baseline_name], baseline_name, figures, balance)
+    elif balance.asymmetric and with_versus:
         baseline = same  # random in every seat already
     versus = None
     if with_versus:
-        versus = versus_random(by_matchup[versus_name], HEURISTIC, baseline if cls.asymmetric else None)
+        versus = versus_random(by_matchup[versus_name], HEURISTIC, baseline if balance.asymmetric else None)
     setting = SettingReport(
         game=game_name,
         num_players=n,
@@ -123,17 +126,17 @@ def measure(
         versus=versus,
         baseline=baseline if baseline is not same else None,
     )
-    robin = cls.round_robin(n, options)
+    robin = balance.round_robin(n, options)
     if robin:
         setting.round_robin, setting.round_robin_games = _round_robin(
-            cls, game_name, n, options, robin, games, agent, seed, workers, progress
+            balance, game_name, n, options, robin, games, agent, seed, workers, progress
         )
-    setting.targets = shared_targets(setting, cls.asymmetric) + cls.targets(setting)
+    setting.targets = shared_targets(setting, balance.asymmetric) + balance.targets(setting)
     return setting
 
 
 def _round_robin(
-    cls: type[BalanceObserver],
+    balance: BalanceRecord,
     game_name: str,
     num_players: int,
     options: dict[str, Any],
@@ -146,7 +149,7 @@ def _round_robin(
 ) -> tuple[dict[str, Rate], int]:
     """Win rate per role over every role assignment (``games`` in all, the same seeds for each)."""
     per = math.ceil(games / len(assignments))
-    desc = f"{game_name} {cls.describe(num_players)} round robin"
+    desc = f"{game_name} {balance.describe(num_players)} round robin"
     bar = progress_bar(len(assignments) * per, desc) if progress else None
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
@@ -154,7 +157,7 @@ def _round_robin(
     try:
         for extra in assignments:
             game = make_game(game_name, **{**options, **extra}, num_players=num_players)
-            arena = Arena(game, {agent: agent}, observer=cls)
+            arena = Arena(game, {agent: agent}, observer=BalanceObserver)
             results = arena.run([Matchup("round robin", ((agent,) * num_players,), per)], seed, workers)
             for r in results:
                 roles = r.stats.get("roles") or []
@@ -177,8 +180,7 @@ def run_balance(config: BalanceConfig, progress: bool = False) -> list[SettingRe
     Raises:
         ValueError: as :func:`measure`, for the first bad setting (all are built before any is played).
     """
-    cls = observer_class(config.game)
-    counts = config.player_counts or cls.player_counts
+    counts = config.player_counts or balance_of(config.game).player_counts
     for n in counts:  # fail at once on a bad option or count, before hours of games
         make_game(config.game, **config.options, num_players=n)
     return [

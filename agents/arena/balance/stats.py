@@ -5,9 +5,10 @@ A *setting* is one game with one player count and options. Per setting the tool 
 spec in every seat, (b) the heuristic in one seat, rotated, against random players, and, for games of
 asymmetric sides, (c) random players in every seat (the even share of each seat). Its
 :class:`SettingReport` holds a :class:`RunSummary` of each, a role round robin where the game asks for
-one (:meth:`~boardenvs_agents.arena.balance.observer.BalanceObserver.round_robin`), and the
-:class:`Target` results: :func:`shared_targets` (the rules README's "Balance targets") and the game's
-own (:meth:`~boardenvs_agents.arena.balance.observer.BalanceObserver.targets`).
+one (the ``round_robin`` of its record's :class:`~boardenvs_agents.games.record.BalanceRecord`), and
+the :class:`~boardenvs_agents.games.record.Target` results: :func:`shared_targets` (the rules README's
+"Balance targets", the README's role range :data:`~boardenvs_agents.games.record.ROLE_RANGE` among
+them) and the game's own (the record's ``targets``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from boardenvs_agents.arena.match import GameResult, wilson_interval
 from boardenvs_agents.arena.report import agent_stats
+from boardenvs_agents.games.record import ROLE_RANGE, BalanceRecord, Target, at_least, at_most, within
 
 #: How a game ended: a win or a draw by the rules, a win or a draw decided at a rules cap (round
 #: cap: highest HP wins, ...), or truncated by the env (no result).
@@ -36,7 +38,6 @@ END_NAMES = {
 MIN_RULES_ENDS = 0.95
 MAX_CAPPED = 0.05
 MAX_DRAWS = 0.05
-ROLE_RANGE = (0.35, 0.65)
 #: Seat fairness (symmetric games): every seat's win rate within these multiples of its even share.
 SEAT_RANGE = (0.7, 1.4)
 
@@ -106,7 +107,7 @@ def _pct(x: float) -> str:
 
 # -- one run of games -------------------------------------------------------------------------------
 def end_kind(result: GameResult) -> str:
-    """How a game ended (one of :data:`END_KINDS`), from its result and its observer's ``capped``."""
+    """How a game ended (one of :data:`END_KINDS`), from its result and its balance observer's ``capped``."""
     if result.truncated:
         return "truncated"
     kind = "win" if result.winner is not None else "draw"
@@ -174,12 +175,12 @@ class RunSummary:
 
 
 def summarize(
-    results: Sequence[GameResult], lineup: str, figures: Sequence[str], observer: Any = None
+    results: Sequence[GameResult], lineup: str, figures: Sequence[str], balance: BalanceRecord | None = None
 ) -> RunSummary:
     """The :class:`RunSummary` of ``results`` (games whose ``stats`` a balance observer filled).
 
-    ``figures`` are the keys of the game's per-game figures; ``observer`` (the game's observer class)
-    adds its derived figures and says whether its cap is a rule.
+    ``figures`` are the keys of the game's per-game figures; ``balance`` (the balance part of the game's
+    record) adds its derived figures and says whether its cap is a rule.
     """
     n = max((len(r.returns) for r in results), default=0)
     ends = dict.fromkeys(END_KINDS, 0)
@@ -212,8 +213,8 @@ def summarize(
         seats=[Rate(w, games) for w in seat_wins],
         roles={role: Rate(role_wins.get(role, 0), role_games[role]) for role in sorted(role_games)},
         figures={k: Spread.of(v) for k, v in per_game.items()},
-        derived=observer.derived(totals, games) if observer is not None else {},
-        cap_is_rule=bool(getattr(observer, "cap_is_rule", False)),
+        derived=balance.derived(totals, games) if balance is not None else {},
+        cap_is_rule=balance.cap_is_rule if balance is not None else False,
     )
 
 
@@ -295,38 +296,6 @@ def versus_random(
 
 
 # -- targets ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Target:
-    """One balance target checked on one setting."""
-
-    #: Where the target is written: ``"README"`` (the shared ones) or the game's rule id (``"K7"``).
-    rule: str
-    #: The target, in words (``"draws at most 5%"``).
-    text: str
-    #: The measured value, in words.
-    measured: str
-    ok: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able."""
-        return {"rule": self.rule, "text": self.text, "measured": self.measured, "ok": self.ok}
-
-
-def at_most(rule: str, text: str, value: float, bound: float) -> Target:
-    """A share that must be at most ``bound``."""
-    return Target(rule, f"{text} at most {_pct(bound)}", _pct(value), value <= bound)
-
-
-def at_least(rule: str, text: str, value: float, bound: float) -> Target:
-    """A share that must be at least ``bound``."""
-    return Target(rule, f"{text} at least {_pct(bound)}", _pct(value), value >= bound)
-
-
-def within(rule: str, text: str, rate: Rate, low: float, high: float) -> Target:
-    """A win rate that must lie in ``[low, high]``."""
-    return Target(rule, f"{text} in {low:.2f}-{high:.2f}", rate.text(), low <= rate.rate <= high)
-
-
 @dataclass
 class SettingReport:
     """Everything measured for one game, player count and options."""
