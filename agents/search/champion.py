@@ -14,20 +14,20 @@ from typing import Any
 
 from boardenvs_agents.base import Policy
 from boardenvs_agents.games import require
+from boardenvs_agents.registry import make_policy
 
 
 def make_champion(
     game_name: str, seed: int | None, game_options: dict[str, Any] | None, **options: Any
 ) -> Policy:
-    """The registry's factory for ``champion`` (any game): the first spec of the game's recipe (its
-    record's ``champion``) that builds for ``game_options``, named ``champion``; ``options`` go to its
-    search (``seconds``, ``top``, ...). Its spec is kept in ``policy.spec``.
+    """The factory of ``champion`` (any game; entry point ``boardenvs_agents.agents``): the first spec
+    of the game's recipe (its record's ``champion``) that builds for ``game_options``, named
+    ``champion``; ``options`` go to its search (``seconds``, ``top``, ...). Its spec is kept in
+    ``policy.spec``.
 
     Raises:
         ValueError: for a game without a champion (``MissingRecordError``), or when no spec builds.
     """
-    from boardenvs_agents.registry import make_policy
-
     recipe = require(game_name, "champion", "the champion")
     extra = "".join(f",{key}={value}" for key, value in options.items())
     errors = []
