@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import configparser
 import importlib
+import importlib.metadata
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+import boardenvs
 
 try:
     import tomllib
@@ -153,8 +156,16 @@ def test_code_shipped_to_a_ray_cluster_imports_under_the_installed_names(tmp_pat
     from boardenvs_agents.rllib.cluster import stage_packages
 
     folders = stage_packages(tmp_path)
-    assert [Path(f).name for f in folders] == ["boardenvs", "boardenvs_agents"]
+    version = importlib.metadata.version("boardenvs")
+    names = ["boardenvs", "boardenvs_agents", f"boardenvs-{version}.dist-info"]
+    assert [Path(f).name for f in folders] == names
     assert not list(tmp_path.rglob("__pycache__"))
+    # The entry points travel too: a worker with the folders on its path finds every game and agent.
+    (shipped,) = importlib.metadata.distributions(path=[str(tmp_path)])
+    groups = {entry.group for entry in shipped.entry_points}
+    assert {"boardenvs.games", "boardenvs_agents.agents", "boardenvs_agents.algorithms"} <= groups
+    games = sorted(entry.name for entry in shipped.entry_points.select(group="boardenvs.games"))
+    assert games == boardenvs.env_names()
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]); import boardenvs, boardenvs_agents.rllib.cluster;"
         "from boardenvs_agents.config import find_config; import boardenvs_agents.scripts.league;"
