@@ -21,6 +21,7 @@ import yaml
 from boardenvs.core.options import OptionError, make_options, options_to_dict
 from boardenvs_agents.config import read_config
 from boardenvs_agents.learning.algorithms import Algorithm, algorithm_names, get_algorithm
+from boardenvs_agents.learning.models import read_metadata
 from boardenvs_agents.registry import make_policy
 
 
@@ -233,8 +234,6 @@ def _check_init_model(config: TrainConfig, game: Any, where: str) -> None:
     from boardenvs.core.options import rules_options
     from boardenvs.registry import make_game
     from boardenvs.wrappers.single_agent import LearnerView
-    from boardenvs_agents.learning.models import read_metadata
-
     path = Path(str(config.init_model))
     if not path.exists():
         raise OptionError(f"{where}init_model: no file {path}")

@@ -20,15 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from boardenvs.registry import make_game
+from boardenvs_agents.learning.models import LearnedPolicy, file_key
 from boardenvs_agents.registry import make_policy
-
-if TYPE_CHECKING:
-    from boardenvs_agents.learning.models import LearnedPolicy
 
 
 class OpponentPool:
@@ -98,8 +96,6 @@ class OpponentPool:
         return str(path)
 
     def _load(self, name: str | Path) -> Any:
-        from boardenvs_agents.learning.models import LearnedPolicy
-
         path = Path(name)
         if self.root is not None and not path.is_absolute():
             path = self.root / path
@@ -196,8 +192,6 @@ class SnapshotCache:
 
     def load(self, path: str | Path, game_name: str, game_options: Mapping[str, Any]) -> Any:
         """A fresh ``"self"`` player of the model saved at ``path`` (checked against the game)."""
-        from boardenvs_agents.learning.models import LearnedPolicy, file_key
-
         key = (file_key(path), game_name, repr(sorted(dict(game_options).items())))
         if key not in self._loaded:
             game = make_game(game_name, **game_options)
