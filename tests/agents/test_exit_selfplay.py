@@ -6,7 +6,9 @@ of a second."""
 
 import dataclasses
 import pickle
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -246,6 +248,41 @@ def test_a_killed_run_resumes_from_its_finished_chunks_and_ends_identical(
         data
     )
     assert played == []
+
+
+KILLED_RUN = """
+import os, pickle, signal, sys
+from boardenvs_agents.learning.expert import GamePlayer, generate
+
+config, network, out = pickle.load(open(sys.argv[1], "rb"))
+play = GamePlayer.play
+
+def play_or_die(self, index):
+    if index == 5:  # in the middle of chunk 2 (games 4 and 5): game 4 is played, its chunk unwritten
+        os.kill(os.getpid(), signal.SIGKILL)
+    return play(self, index)
+
+GamePlayer.play = play_or_die
+generate(config, network, out=out)
+"""
+
+
+def test_a_run_killed_by_sigkill_loses_only_its_unfinished_chunk(data, network, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    job = tmp_path / "job.pkl"
+    job.write_bytes(pickle.dumps((CONFIG, network, out)))
+    script = tmp_path / "killed.py"
+    script.write_text(textwrap.dedent(KILLED_RUN))
+    killed = subprocess.run([sys.executable, str(script), str(job)], capture_output=True, timeout=300)
+    assert killed.returncode == -9, killed.stderr.decode()[-2000:]
+    assert sorted(p.name for p in out.glob("chunk_*.npz")) == ["chunk_000000.npz", "chunk_000001.npz"]
+    played = []
+    real_play = GamePlayer.play
+    monkeypatch.setattr(
+        GamePlayer, "play", lambda self, index: played.append(index) or real_play(self, index)
+    )
+    assert generate(CONFIG, network, out=out).equals(data)
+    assert played == [4, 5]
 
 
 def test_a_folder_of_another_run_is_refused(network, tmp_path):

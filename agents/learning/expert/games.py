@@ -191,7 +191,7 @@ class SearchingSeat(Policy):
         counts = np.array([search["visits"][a] for a in actions], dtype=np.float64)
         if counts.sum() == 0:
             return action
-        weights = counts ** (1.0 / self.temperature)
+        weights = (counts / counts.max()) ** (1.0 / self.temperature)  # scaled first: no overflow
         cumulative = np.cumsum(weights)
         at = int(np.searchsorted(cumulative, self.search.rng.random() * cumulative[-1], side="right"))
         return actions[min(at, len(actions) - 1)]
