@@ -435,7 +435,7 @@ class Arena:
                 yield self.play(task)
             return
         specs = {label: self.specs[label] for label in sorted(labels)}
-        context = multiprocessing.get_context(_start_method())
+        context = multiprocessing.get_context(worker_start_method())
         before = set(multiprocessing.active_children())
         with ProcessPoolExecutor(
             min(workers, len(tasks)),
@@ -463,8 +463,9 @@ class Arena:
                 raise
 
 
-def _start_method() -> str:
-    """``fork`` on Linux (workers start at once), ``spawn`` once torch is loaded or elsewhere.
+def worker_start_method() -> str:
+    """How worker processes start (the arena's and expert iteration's self-play): ``fork`` on Linux
+    (workers start at once), ``spawn`` once torch is loaded or elsewhere.
 
     A forked copy of a process that holds torch's thread pools is not safe, so with a learned agent
     the workers start clean, import torch and load their models themselves (a few seconds); a
@@ -525,7 +526,7 @@ def _init_worker(
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
-        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+        threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
     # One thread per worker, set before torch (if an agent needs it) is first imported: the workers
     # are the parallelism, and idle OpenMP threads spinning on a busy machine slow every game down.
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -536,7 +537,9 @@ def _init_worker(
         sys.modules["torch"].set_num_threads(1)
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
+    """Run in a daemon thread of a worker process: end the worker at once when its parent is gone (a
+    killed arena or self-play run leaves no orphan workers)."""
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)

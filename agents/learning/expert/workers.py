@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from boardenvs_agents.arena.runner import _exit_with_parent, _start_method
+from boardenvs_agents.arena.runner import exit_with_parent, worker_start_method
 from boardenvs_agents.cli import extra_message
 from boardenvs_agents.learning.evaluator import NetworkEvaluator
 from boardenvs_agents.learning.expert.config import SelfPlayConfig
@@ -76,7 +76,7 @@ def _init_worker(config: SelfPlayConfig, evaluator: NetworkEvaluator, parent: in
     """Build the worker's game player once; Ctrl-C is left to the parent, and the worker exits when its
     parent dies (as the arena's workers do)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"
     _WORKER["player"] = GamePlayer(config, evaluator)
@@ -90,7 +90,7 @@ def _process_games(
     config: SelfPlayConfig, evaluator: NetworkEvaluator, indices: Sequence[int]
 ) -> Iterator[tuple[int, Dataset]]:
     workers = min(config.workers, len(indices))
-    context = multiprocessing.get_context(_start_method())
+    context = multiprocessing.get_context(worker_start_method())
     before = set(multiprocessing.active_children())
     with ProcessPoolExecutor(
         workers, mp_context=context, initializer=_init_worker, initargs=(config, evaluator, os.getpid())
