@@ -1,5 +1,5 @@
-"""Monte Carlo tree search over the rules states: UCT (or PUCT with a prior) with chance nodes, max^n
-values, information-set sampling (single-observer ISMCTS) for hidden information, and leaves scored by
+"""Monte Carlo tree search over the rules states: UCT (or PUCT or Gumbel with a prior) with chance nodes,
+max^n values, information-set sampling (single-observer ISMCTS) for hidden information, and leaves scored by
 an evaluator (rollouts, or a learned policy-value network).
 
 How one decision is searched (``MCTSPolicy.act``):
@@ -39,6 +39,23 @@ How one decision is searched (``MCTSPolicy.act``):
      uniform share as prior). A simulation descends until a decision node never evaluated (the root,
      at the first simulation; then the node after a new edge or after a chance outcome not met
      before) or a terminal one: that node is the leaf, and its prior is kept on it.
+   - **Gumbel** (``selection="gumbel"``; Danihelka et al. 2022, "Policy improvement by planning with
+     Gumbel", as DeepMind mctx's ``gumbel_muzero_policy``), which holds up with few simulations
+     (8-32). The root is evaluated first (not one of ``sims``); then ``g(a)`` is drawn for every root
+     action (standard Gumbel times ``gumbel_scale``), and sequential halving
+     (:func:`considered_visits`) shares the ``sims`` simulations out: the ``gumbel_k`` (16) actions
+     of highest ``g + logits`` first, each phase visiting the best-scoring half of the survivors
+     again, scored by ``g(a) + logits(a) + sigma(q(a))``. ``q`` is the completed Q-value of the
+     *mover's own* value component (max^n: at the root, ``me``'s; an unvisited action gets the mixed
+     value, the evaluator's value of the node averaged with the prior-weighted ``q`` of the visited
+     actions), rescaled to ``[0, 1]`` over the node's actions, and
+     ``sigma(q) = (50 + max N) * 0.1 * q`` (mctx's defaults). Below the root, the deterministic rule
+     of Full Gumbel MuZero: the action maximizing ``pi'(a) - N(a) / (1 + sum N)``, ``pi' =
+     softmax(logits + sigma(q))`` the mover's improved policy at that node, so visits follow
+     ``pi'``. Leaves as under PUCT. Chance nodes are sampled as everywhere (an expectation over the
+     outcomes, by sampling). With an evaluator without priors (the rollouts) the prior is uniform and
+     the ``logits`` equal: Gumbel-top-k samples ``k`` root moves uniformly and halving keeps the
+     best by value.
 5. **Leaves are evaluated** by an :class:`~boardenvs_agents.search.evaluators.Evaluator` (a terminal
    leaf scores its returns): a value per player, and a prior over the moves of the player to move
    (:mod:`boardenvs_agents.search.evaluators` states the contract). The default,
@@ -59,11 +76,33 @@ How one decision is searched (``MCTSPolicy.act``):
    before evaluators (the same moves from the same seeds: ``tests/agents/test_mcts_pinned.py``).
 6. **The move played** is the root child with the most visits (ties: the higher mean value for
    ``me``, then the higher prior, then the lower action id: with one simulation and a prior, the
-   prior's favourite). A lone legal action is returned at once, without a search.
+   prior's favourite). For self-play, ``temperature=T > 0`` samples it instead with probability
+   proportional to ``visits ** (1 / T)`` (AlphaZero; ``policy.temperature`` may be changed between
+   moves). Under Gumbel, it is the action of highest ``g + logits + sigma(q)`` among the most
+   visited (the last survivors of the halving): a sample from the improved policy when the values
+   are exact, the argmax of ``logits + sigma(q)`` with ``gumbel_scale=0``. A lone legal action is
+   returned at once, without a search.
+7. **What the search leaves for training** (expert iteration), in ``last_search``: ``visits``
+   (root visits by legal action), ``prior`` (the evaluator's root prior, before any noise; ``None``
+   under UCT), ``visit_policy`` (the visits normalised over the legal actions; with no root child
+   visited, one PUCT simulation, the prior), ``improved_policy`` (Gumbel: ``softmax(logits +
+   sigma(completed q))`` over the legal actions, summing to 1; else ``None``), **``target``**, the
+   policy target to train on (the improved policy under Gumbel, else the visit distribution),
+   ``values`` (the root's mean value per player), ``sims`` and ``seconds``. A lone legal action
+   leaves ``{action: 1.0}`` as its target.
+8. **Root exploration for self-play**, off by default: under PUCT, ``dirichlet_frac > 0`` mixes
+   Dirichlet noise into the root's prior once it is evaluated, ``(1 - frac) * P + frac *
+   Dir(dirichlet_alpha)`` (AlphaZero: 0.25 and 0.3). Gumbel explores by its Gumbel noise instead.
+9. **Many searches at once**: :meth:`MCTSPolicy.search` is the search as a coroutine that yields the
+   leaves it needs evaluated, and :func:`boardenvs_agents.search.batched.search_many` runs many in
+   lockstep, one evaluator call (one forward pass) serving the leaves of all of them, with the moves
+   of each search alone.
 
 Everything random comes from ``self.rng`` (determinizations, chance, the evaluator's rollouts and the
-heuristic they use, untried-action order), so a policy reset with a seed repeats its decisions
-exactly; the clock is read only when ``seconds`` is set.
+heuristic they use, untried-action order, the Dirichlet and Gumbel noise, the temperature's draw), so
+a policy reset with a seed repeats its decisions exactly; the clock is read only when ``seconds`` is
+set. With the defaults (no noise, no temperature, UCT or PUCT) it draws exactly what it drew before
+these options existed (``tests/agents/test_mcts_pinned.py``).
 
 Known limits, as for any single-observer ISMCTS: the other players are modelled as if they saw the
 sampled world (they act on its hidden information inside the tree), and a Kyonshi's later decisions in
