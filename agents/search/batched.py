@@ -41,6 +41,11 @@ def search_many(policies: Sequence[MCTSPolicy], states: Sequence[State]) -> list
             generator), a policy that is not MCTS or has a time budget, or a state that is not a
             decision node.
     """
+    if isinstance(policies, MCTSPolicy):
+        raise ValueError(
+            "search_many: give one policy per state (each search draws from its own policy's generator, "
+            "so one policy searching several states at once could not repeat its searches alone)"
+        )
     if len(policies) != len(states):
         raise ValueError(f"search_many: {len(policies)} policies for {len(states)} states (one each)")
     for i, policy in enumerate(policies):

@@ -124,6 +124,7 @@ def test_the_driver_refuses_what_would_break_reproducibility():
     for policies, states, message in [
         ([policy], [state, state], "1 policies for 2 states"),
         ([policy, policy], [state, state], "a policy given twice"),
+        (policy, [state, state], "one policy per state"),
         ([MCTSPolicy(seed=0, seconds=0.01)], [state], "has a time budget"),
         ([make_policy("heuristic", "sorry_v0")], [state], "not an MCTS policy"),
     ]:
