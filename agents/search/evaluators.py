@@ -24,6 +24,12 @@ The contract of :meth:`Evaluator.evaluate`:
   not read them again.
 * ``rng`` is the search's own generator: all randomness comes from it (so a search is reproducible from
   its seed), drawn in the order of the states; an evaluator without randomness ignores it.
+* :attr:`Evaluator.draws_random` says whether it draws from ``rng`` at all. Only an evaluator that
+  draws nothing may be handed the leaves of *several* searches in one call (the lockstep driver of
+  :mod:`boardenvs_agents.search.batched`: one forward pass for many games); one that draws (the
+  rollouts) is called once per search with that search's own generator, so every search draws in
+  its own order, as alone. The default, ``True``, is the safe one: an evaluator that draws nothing
+  and says so is merely batched.
 
 The evaluators of this module need nothing learned and give a uniform prior:
 :class:`RolloutEvaluator` plays a rollout from the state (uniformly random moves, the game's heuristic
@@ -69,6 +75,9 @@ class Evaluator(ABC):
 
     #: Whether :meth:`evaluate` gives priors; ``False``: always ``None`` (uniform), and MCTS runs UCT.
     has_prior: bool = False
+    #: Whether :meth:`evaluate` draws from ``rng``; ``False`` lets a driver evaluate the leaves of
+    #: several searches (each with its own generator) in one call (see the module docstring).
+    draws_random: bool = True
 
     @abstractmethod
     def evaluate(self, states: Sequence[State], rng: np.random.Generator) -> list[Evaluation]:

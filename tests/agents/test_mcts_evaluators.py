@@ -53,7 +53,7 @@ def test_uct_without_a_prior_and_puct_with_one():
     assert MCTSPolicy(seed=0, evaluator=FavourOne(middle_action)).selection == "puct"
     assert MCTSPolicy(seed=0, evaluator=FavourOne(middle_action), selection="uct").selection == "uct"
     for kwargs, message in [
-        ({"selection": "gumbel"}, "selection must be one of"),
+        ({"selection": "alphazero"}, "selection must be one of"),
         ({"evaluator": "ppo:sorry_v0"}, "evaluator must be an Evaluator"),
         ({"evaluator": RolloutEvaluator(), "depth": 3}, "rollout, depth and leaf set the rollout evaluator"),
     ]:
