@@ -53,6 +53,9 @@ class NetworkEvaluator(Evaluator):
     """
 
     has_prior = True
+    #: It draws no random numbers, so :func:`~boardenvs_agents.search.batched.search_many` may answer the
+    #: leaves of many searches in one batch.
+    draws_random = False
 
     def __init__(self, policy: LearnedPolicy) -> None:
         if not isinstance(policy, LearnedPolicy):

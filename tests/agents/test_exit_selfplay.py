@@ -81,12 +81,33 @@ def test_frozen_evaluator_refuses_what_is_no_policy_value_network_of_the_game():
 
 
 # -- the examples ---------------------------------------------------------------------------------
-def test_search_policy_normalises_the_visits():
-    target = search_policy({"visits": {3: 2, 5: 6, 7: 0}}, 9, played=5)
+def test_search_policy_reads_the_searchs_target():
+    target = search_policy({"target": {3: 0.25, 5: 0.75}, "visits": {3: 2, 5: 6, 7: 0}}, 9, played=5)
     assert target.dtype == np.float32
     assert target.tolist() == pytest.approx([0, 0, 0, 0.25, 0, 0.75, 0, 0, 0])
-    # Nothing visited (a lone action, or one simulation that only evaluated the root): the move played.
-    assert search_policy({"visits": {4: 0, 6: 0}}, 9, played=6).tolist() == [0] * 6 + [1, 0, 0]
+    # No target stated (nothing searched): the move played.
+    assert search_policy({"target": None, "visits": {6: 0}}, 9, played=6).tolist() == [0] * 6 + [1, 0, 0]
+
+
+def test_search_policy_of_a_real_search_is_its_visit_distribution_or_gumbels_improved_policy():
+    game = make_game("sorry_v0", num_players=2)
+    state, rng = game.new_initial_state(), np.random.default_rng(3)
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
+    size = game.num_actions(state.current_player())
+    for spec in ("mcts:sims=12,depth=4,leaf=eval", "mcts:sims=8,selection=gumbel,depth=4,leaf=eval"):
+        search = make_policy(spec, "sorry_v0", seed=0, game_options={"num_players": 2})
+        played = search.act(state)
+        target = search_policy(search.last_search, size, played)
+        assert target.sum() == pytest.approx(1.0)
+        assert set(np.flatnonzero(target)) <= set(state.legal_actions())
+        if "gumbel" in spec:
+            assert dict(enumerate(target)) == pytest.approx(
+                {a: search.last_search["improved_policy"].get(a, 0.0) for a in range(size)}
+            )
+        else:
+            visits = search.last_search["visits"]
+            assert target[played] == pytest.approx(visits[played] / sum(visits.values()))
 
 
 def test_targets_are_distributions_over_the_legal_actions(data):

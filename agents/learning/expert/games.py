@@ -96,24 +96,21 @@ def network_key(evaluator: NetworkEvaluator) -> str:
 
 
 def search_policy(search: Mapping[str, Any], num_actions: int, played: int) -> np.ndarray:
-    """The training target of one search: ``(num_actions,)`` float32, the root visit counts normalised
-    (0 on actions the search did not visit, illegal ones included). A search that visited no child (a
-    lone legal action, or a single simulation, which only evaluates the root) targets the ``played``
-    action alone.
+    """The training target of one search: ``(num_actions,)`` float32 over the actions (0 on illegal ones).
 
     ``search`` is :attr:`MCTSPolicy.last_search <boardenvs_agents.search.mcts.MCTSPolicy.last_search>`
-    after the decision (its ``visits``: ``{action: count}`` over the legal actions). This is the one
-    place that reads a search's statistics as a target: a search that states a target of its own (an
-    improved policy, as Gumbel root selection gives) is read here instead.
+    after the decision; its ``target`` is what the search says to train on (Gumbel root selection's
+    improved policy, else the root's visit distribution over the legal actions). A search that visited
+    no child and states no target (a lone legal action) targets the ``played`` action alone. This is
+    the one place that reads a search's statistics as a target.
     """
     target = np.zeros(num_actions, dtype=np.float64)
-    visits = search["visits"]
-    total = sum(visits.values())
-    if total == 0:
-        target[played] = 1.0
+    stated = search.get("target")
+    if stated:
+        for action, share in stated.items():
+            target[action] = share
     else:
-        for action, count in visits.items():
-            target[action] = count / total
+        target[played] = 1.0
     return target.astype(np.float32)
 
 
