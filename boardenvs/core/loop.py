@@ -20,6 +20,15 @@ Children after ``n`` are free for a caller's own draws (terminal play draws a ra
 ``n + 1``). A replay file names the scheme that drew its chance outcomes (``"seeding": "loop/1"``), so
 a new scheme is a new name, never a silent change.
 
+**Reading ahead the chance stream** (opt-in, for reference agents only): an actor with a method
+``see_chance(rng)`` (:class:`ChanceReader`) is handed, before each of its decisions, a *copy* of the
+chance generator in its current state (:func:`copy_generator`), so it knows every chance outcome the
+game will draw from there on, given the moves (``state.sample_chance(rng)`` at every chance node, in
+order). The game's own generator is never handed out: whatever the actor does with its copy, the game
+draws the same outcomes, so a seed deals the same chance stream whoever sits at the table. Actors
+without the method are played exactly as before. ``boardenvs_agents``' ``clairvoyant`` is the one agent
+that uses it (a measure of how much of a game is luck, never a player).
+
 >>> from boardenvs import make_game
 >>> game = make_game("sorry_v0", num_players=2)
 >>> first = lambda state: state.legal_actions()[0]
@@ -30,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,6 +60,15 @@ class Actor(Protocol):
 
     def act(self, state: State) -> int:
         """A legal action for the player to move in ``state``."""
+
+
+class ChanceReader(Protocol):
+    """An actor that reads ahead the game's chance stream (the opt-in hook of :func:`play_game`)."""
+
+    def see_chance(self, rng: np.random.Generator) -> None:
+        """Called before each of the actor's decisions with a copy of the game's chance generator in
+        its current state: its draws, ``state.sample_chance(rng)`` at every chance node in order from
+        the state the actor is about to be asked about, are the outcomes the game will draw."""
 
 
 #: A seat's player: an :class:`Actor`, or a plain function of the state that returns the action.
@@ -95,6 +114,12 @@ def chance_generator(seed: int) -> np.random.Generator:
     return np.random.default_rng(derive_seeds(seed, 1)[0])
 
 
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state as ``rng``: it draws what ``rng`` would draw next,
+    and drawing from either leaves the other unchanged."""
+    return copy.deepcopy(rng)
+
+
 @dataclass(frozen=True)
 class PlayedGame:
     """A game :func:`play_game` played: its seed, its last state and what its observer made of it."""
@@ -138,7 +163,8 @@ def play_game(
     Chance is drawn with :func:`chance_generator` of ``seed``, and every actor with a ``reset`` is reset
     with its seat's seed (:func:`game_seeds`; an object in several seats once, with its first seat's
     seed). An ``observer`` sees every action (:class:`GameObserver`) and fills the result's ``stats``;
-    it changes nothing else.
+    it changes nothing else. An actor with ``see_chance`` (:class:`ChanceReader`) is handed a copy of
+    the chance generator before each of its decisions; the game's chance outcomes stay those of ``seed``.
 
     Raises:
         ValueError: if the number of actors is not the number of players.
@@ -151,6 +177,7 @@ def play_game(
     chance_rng = np.random.default_rng(chance_seed)
     reset: set[int] = set()
     choose: list[Callable[[State], int]] = []
+    peek: list[Callable[[np.random.Generator], None] | None] = []
     for actor, actor_seed in zip(actors, seat_seeds, strict=True):
         if id(actor) not in reset:
             reset.add(id(actor))
@@ -158,6 +185,8 @@ def play_game(
                 actor.reset(seed=actor_seed)  # type: ignore[union-attr]
         act = getattr(actor, "act", None)
         choose.append(act if callable(act) else actor)  # type: ignore[arg-type]
+        see = getattr(actor, "see_chance", None)
+        peek.append(see if callable(see) else None)
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
@@ -165,6 +194,9 @@ def play_game(
         if player == CHANCE:
             action = state.sample_chance(chance_rng)
         else:
+            see = peek[player]
+            if see is not None:
+                see(copy_generator(chance_rng))
             action = choose[player](state)
             decisions += 1
         if observer is None:

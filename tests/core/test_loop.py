@@ -112,3 +112,60 @@ def test_bad_seatings_and_illegal_actions_are_refused():
         loop.play_game(game, [Seeded(), Seeded()], 0)
     with pytest.raises(IllegalActionError):
         loop.play_game(game, [lambda s: 10_000] * 3, 0)
+
+
+class Peeker(Seeded):
+    """A seeded actor that opts in to the chance stream, records what it is handed and then draws from
+    it wildly (a thousand draws): it plays exactly as :class:`Seeded` does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[int, dict]] = []
+        self.handed: list[np.random.Generator] = []
+
+    def see_chance(self, rng: np.random.Generator) -> None:
+        self.handed.append(rng)
+        self.seen.append((-1, rng.bit_generator.state))
+        rng.random(1000)
+
+    def act(self, state) -> int:
+        self.seen[-1] = (state.turn, self.seen[-1][1])
+        return super().act(state)
+
+
+def test_an_actor_with_see_chance_reads_a_copy_of_the_chance_stream_and_changes_nothing():
+    """The opt-in hook: before each of its decisions (and only its own) an actor with ``see_chance`` is
+    handed a fresh copy of the chance generator in its current state; drawing from the copy leaves the
+    game exactly what the seed makes it for every seat."""
+    game = make_game("sorry_v0", num_players=3)
+    plain_log, peek_log = Log(), Log()
+    plain = loop.play_game(game, [Seeded(), Seeded(), Seeded()], 8, observer=plain_log)
+    peeker = Peeker()
+    peeked = loop.play_game(game, [Seeded(), peeker, Seeded()], 8, observer=peek_log)
+    assert peek_log.steps == plain_log.steps  # every chance outcome and every seat's move alike
+    assert peeked.state.to_dict() == plain.state.to_dict()
+    # One copy per decision of seat 1, each a new generator, none the game's own.
+    decisions = [(i, action) for i, (player, action) in enumerate(peek_log.steps) if player == 1]
+    assert len(peeker.seen) == len(decisions) > 10
+    assert len({id(rng) for rng in peeker.handed}) == len(peeker.handed)
+    # Each copy was the chance generator as it stood at that decision: replaying the game's chance
+    # draws with the seed's generator reaches the very same generator state there.
+    rng = loop.chance_generator(8)
+    state = game.new_initial_state()
+    handed = iter(peeker.seen)
+    for player, action in peek_log.steps:
+        if player == CHANCE:
+            assert state.sample_chance(rng) == action
+        elif player == 1:
+            turn, seen_state = next(handed)
+            assert turn == state.turn and seen_state == rng.bit_generator.state
+        state.apply_action(action)
+
+
+def test_copy_generator_draws_what_the_original_would_and_is_independent():
+    rng = np.random.default_rng(3)
+    rng.random(5)
+    copy = loop.copy_generator(rng)
+    ahead = copy.random(4)
+    assert list(rng.random(4)) == list(ahead)  # the original was not advanced by the copy's draws
+    assert copy is not rng and copy.bit_generator is not rng.bit_generator
