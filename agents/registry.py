@@ -10,12 +10,13 @@ Nothing here lists the agents: a name is an entry of the group ``boardenvs_agent
 ``boardenvs_agents.algorithms`` (a learning algorithm, whose record plays its saved models:
 :meth:`~boardenvs_agents.learning.algorithms.Algorithm.agent`), both found through
 :mod:`boardenvs_agents.plugins`. This package registers ``random`` (``base.py``), ``heuristic`` (the
-game's record, ``games/``), ``human`` (a person at the terminal), ``mcts``, ``rollouts`` and
-``champion`` (``search/``), ``rllib`` (a Ray RLlib run), and the algorithms ``ppo`` and ``dqn``
-(``pyproject.toml``); a package of yours adds names the same way.
+game's record, ``games/``), ``human`` (a person at the terminal), ``mcts``, ``rollouts``,
+``champion`` and ``clairvoyant`` (``search/``; the last a reference that reads the future chance, never
+a champion), ``rllib`` (a Ray RLlib run), and the algorithms ``ppo`` and ``dqn`` (``pyproject.toml``);
+a package of yours adds names the same way.
 
 So the registry imports nothing above :mod:`boardenvs_agents.base`: it sits at the bottom of the
-agents package's layers (``tests/test_layering.py``), and any layer asks it for an agent by spec
+agents package's layers (``tests/test_agents_layering.py``), and any layer asks it for an agent by spec
 (the champion for its learned base, MCTS for its rollout policy or its learned evaluator, the arena
 and training for their opponents) without importing the layer that defines it.
 """
