@@ -287,7 +287,7 @@ def fit_policy_value(
 
     policy = model.policy
     if not all(hasattr(policy, a) for a in ("mlp_extractor", "action_net", "value_net")):
-        raise ValueError(f"imitation trains MaskablePPO policies, not {type(policy).__name__}")
+        raise ValueError(f"fitting trains MaskablePPO policies, not {type(policy).__name__}")
     features = int(np.prod(policy.observation_space.shape))
     if observations.shape[1] != features or masks.shape[1] != policy.action_space.n:
         raise ValueError(
