@@ -2,16 +2,19 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+import yaml
 
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
 from boardenvs.wrappers.single_agent import SingleAgentEnv
 from boardenvs_agents.learning.expert import ExItConfig, SelfPlayConfig, fit, generate, run_iterations
 from boardenvs_agents.learning.expert import chunks as chunk_files
+from boardenvs_agents.learning.expert.iterate import start_model_path
 from boardenvs_agents.learning.models import algorithm_class, load_model, read_metadata
 from boardenvs_agents.registry import make_policy
 
@@ -150,6 +153,16 @@ def test_a_killed_run_resumes_to_the_same_final_weights(tmp_path, monkeypatch):
         run_iterations(other, tmp_path / "killed")
 
 
+def test_the_shipped_configs_load():
+    """Every configs/<game>/exit.yaml is a valid expert-iteration config of a game with a start model."""
+    shipped = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*/exit*.yaml"))
+    assert shipped
+    for path in shipped:
+        config = ExItConfig.from_dict(yaml.safe_load(path.read_text()), where=f"{path}: ")
+        assert config.game == path.parent.name
+        assert start_model_path(config).is_file()
+
+
 def test_a_bad_config_key_is_refused_naming_it():
     with pytest.raises(OptionError, match="'itertions'"):
         ExItConfig.from_dict({**TINY, "itertions": 3})
@@ -163,3 +176,21 @@ def test_a_bad_config_key_is_refused_naming_it():
         ExItConfig.from_dict({k: v for k, v in TINY.items() if k != "start"})
     with pytest.raises(ValueError, match="ppo"):
         run_iterations(ExItConfig.from_dict({**TINY, "start": "dqn:sorry_v0"}), "unused")
+
+
+def test_the_script_refuses_a_bad_key_and_a_folder_holding_a_run(tmp_path, capsys):
+    """scripts/exit.py stops with status 2 and one line naming the bad key, and without --resume it
+    will not write into a folder that holds a run."""
+    from boardenvs_agents.scripts.exit import run
+
+    config = tmp_path / "exit.yaml"
+    config.write_text(yaml.safe_dump({**TINY, "windw": 2}))
+    with pytest.raises(SystemExit) as stopped:
+        run(["--config", str(config), "--out", str(tmp_path / "run")])
+    assert stopped.value.code == 2 and "'windw'" in capsys.readouterr().err
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "exit.json").write_text("{}")
+    config.write_text(yaml.safe_dump(TINY))
+    with pytest.raises(SystemExit) as stopped:
+        run(["--config", str(config), "--out", str(tmp_path / "run")])
+    assert stopped.value.code == 2 and "--resume" in capsys.readouterr().err
