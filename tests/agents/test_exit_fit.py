@@ -163,7 +163,7 @@ def test_the_shipped_configs_load():
         assert start_model_path(config).is_file()
 
 
-def test_a_bad_config_key_is_refused_naming_it():
+def test_a_bad_config_key_is_refused_naming_it(tmp_path):
     with pytest.raises(OptionError, match="'itertions'"):
         ExItConfig.from_dict({**TINY, "itertions": 3})
     with pytest.raises(OptionError, match="'fit.epoch'"):
@@ -175,7 +175,8 @@ def test_a_bad_config_key_is_refused_naming_it():
     with pytest.raises(OptionError, match="start"):
         ExItConfig.from_dict({k: v for k, v in TINY.items() if k != "start"})
     with pytest.raises(ValueError, match="ppo"):
-        run_iterations(ExItConfig.from_dict({**TINY, "start": "dqn:sorry_v0"}), "unused")
+        run_iterations(ExItConfig.from_dict({**TINY, "start": "dqn:sorry_v0"}), tmp_path / "run")
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_script_refuses_a_bad_key_and_a_folder_holding_a_run(tmp_path, capsys):

@@ -212,9 +212,9 @@ def run_iterations(
     """
     say = progress if progress is not None else (lambda line: print(line, file=sys.stderr, flush=True))
     out = Path(out)
-    _check_manifest(out, config)
     game = make_game(config.game, **config.game_options)
-    start = start_model_path(config)
+    start = start_model_path(config)  # checked before anything is written
+    _check_manifest(out, config)
 
     def network(iteration: int) -> Path:
         """The network iteration ``iteration`` searches with (and the fit starts from)."""
