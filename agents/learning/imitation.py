@@ -210,65 +210,147 @@ def clone_policy(
 ) -> list[dict[str, float]]:
     """Fit ``model``'s (MaskablePPO) policy to ``demos`` (see the module docstring); one report per epoch
     (``epoch``, ``train_loss``, ``heldout_accuracy``, ``heldout_cross_entropy``, ``heldout_value_mse``,
-    ``seconds``), each also passed to ``progress``.
+    ``seconds``), each also passed to ``progress``. A tenth of the games (at least one) is held out.
 
     Raises:
         ValueError: for a model that is not a MaskablePPO actor-critic, or demonstrations whose shapes
             do not fit its spaces.
+    """
+    keys = (
+        "epoch", "train_loss", "heldout_accuracy", "heldout_cross_entropy", "heldout_value_mse", "seconds",
+    )  # fmt: skip
+    games = len(np.unique(demos.games))
+    reports = fit_policy_value(
+        model, demos.observations, demos.masks, demos.actions, demos.returns, demos.games,
+        epochs=epochs, batch_size=batch_size, learning_rate=learning_rate, value_coef=value_coef,
+        seed=seed, heldout_games=max(1, games // 10),
+        progress=None if progress is None else lambda r: progress({k: r[k] for k in keys}),
+    )  # fmt: skip
+    return [{k: r[k] for k in keys} for r in reports]
+
+
+def fit_policy_value(
+    model: Any,
+    observations: np.ndarray,
+    masks: np.ndarray,
+    targets: np.ndarray,
+    values: np.ndarray,
+    games: np.ndarray,
+    *,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    seed: int,
+    heldout_games: int,
+    progress: Callable[[dict[str, float]], None] | None = None,
+) -> list[dict[str, float]]:
+    """Fit a MaskablePPO ``model``'s policy and value head to recorded decisions, in place: the one
+    fitting loop of behaviour cloning (:func:`clone_policy`) and of expert iteration's learning step
+    (:func:`boardenvs_agents.learning.expert.fit.fit`).
+
+    The loss of a minibatch is the cross-entropy of the policy's logits, masked to the legal actions,
+    against ``targets`` plus ``value_coef`` times the squared error of the value head against
+    ``values``; ``epochs`` passes over the training rows in an order drawn from ``seed``, with an Adam
+    optimiser of its own. ``heldout_games`` whole games (drawn from ``seed``) are held out and scored
+    after each epoch.
+
+    Args:
+        model: a MaskablePPO model (its policy is trained in place).
+        observations: ``(n, features)`` float32 observations as the policy encodes them.
+        masks: ``(n, actions)`` bool legal-action masks.
+        targets: ``(n,)`` int64 actions (hard targets) or ``(n, actions)`` float32 distributions over
+            the legal actions (soft targets, e.g. a search's visit distribution).
+        values: ``(n,)`` float32 value targets.
+        games: ``(n,)`` the game of each row (held-out games are whole games).
+        epochs: passes over the training rows.
+        batch_size: rows per gradient step.
+        learning_rate: Adam's step size.
+        value_coef: weight of the value head's squared error.
+        seed: seeds the held-out draw and the order of the rows.
+        heldout_games: how many games are held out.
+        progress: called with each epoch's report.
+
+    Returns:
+        One report per epoch: ``epoch``, ``train_loss`` (policy + weighted value, the mean over the
+        training rows), ``train_policy_loss``, ``train_value_mse``, ``heldout_cross_entropy``,
+        ``heldout_kl`` (the targets' entropy subtracted: 0 for a policy equal to its targets),
+        ``heldout_accuracy`` (how often the policy's most likely action is the target's, over the
+        held-out decisions with more than one legal action), ``heldout_value_mse``, ``seconds``.
+
+    Raises:
+        ValueError: for a model that is not a MaskablePPO actor-critic, or arrays whose shapes do not
+            fit its spaces.
     """
     import torch
     from torch.nn import functional
 
     policy = model.policy
     if not all(hasattr(policy, a) for a in ("mlp_extractor", "action_net", "value_net")):
-        raise ValueError(f"imitation trains MaskablePPO policies, not {type(policy).__name__}")
+        raise ValueError(f"fitting trains MaskablePPO policies, not {type(policy).__name__}")
     features = int(np.prod(policy.observation_space.shape))
-    if demos.observations.shape[1] != features or demos.masks.shape[1] != policy.action_space.n:
+    if observations.shape[1] != features or masks.shape[1] != policy.action_space.n:
         raise ValueError(
-            f"demonstrations of {demos.observations.shape[1]} features and {demos.masks.shape[1]} actions "
+            f"demonstrations of {observations.shape[1]} features and {masks.shape[1]} actions "
             f"do not fit a policy of {features} features and {policy.action_space.n} actions"
         )
+    soft = targets.ndim == 2
     rng = np.random.default_rng(seed)
-    games = np.unique(demos.games)
-    heldout_games = rng.choice(games, size=max(1, len(games) // 10), replace=False)
-    heldout = np.isin(demos.games, heldout_games)
+    game_ids = np.unique(games)
+    heldout_ids = rng.choice(game_ids, size=heldout_games, replace=False)
+    heldout = np.isin(games, heldout_ids)
     train_idx, test_idx = np.flatnonzero(~heldout), np.flatnonzero(heldout)
-    choice = demos.masks[test_idx].sum(1) > 1  # accuracy counts the decisions with a choice
-    obs = torch.as_tensor(demos.observations)
-    masks = torch.as_tensor(demos.masks)
-    actions = torch.as_tensor(demos.actions)
-    returns = torch.as_tensor(demos.returns)
+    choice = masks[test_idx].sum(1) > 1  # accuracy counts the decisions with a choice
+    obs = torch.as_tensor(observations)
+    legal = torch.as_tensor(masks)
+    target = torch.as_tensor(targets)
+    best = target.argmax(1) if soft else target  # the target's most likely action
+    returns = torch.as_tensor(values)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
 
     def forward(index: np.ndarray) -> tuple[Any, Any]:
         latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs[index]))
-        logits = policy.action_net(latent_pi).masked_fill(~masks[index], -1e8)
+        logits = policy.action_net(latent_pi).masked_fill(~legal[index], -1e8)
         return logits, policy.value_net(latent_vf).squeeze(-1)
+
+    def entropy(index: np.ndarray) -> float:
+        """The mean entropy of the targets at ``index`` (0 for hard targets)."""
+        if not soft:
+            return 0.0
+        p = target[index]
+        return float(-(p * torch.log(p.clamp_min(1e-30))).sum(1).mean())
 
     reports = []
     start = time.perf_counter()
+    test_entropy = entropy(test_idx)
     policy.set_training_mode(True)
     for epoch in range(epochs):
         rng.shuffle(train_idx)
-        total = 0.0
+        total = policy_total = value_total = 0.0
         for i in range(0, len(train_idx), batch_size):
             index = train_idx[i : i + batch_size]
-            logits, values = forward(index)
-            loss = functional.cross_entropy(logits, actions[index]) + value_coef * functional.mse_loss(
-                values, returns[index]
-            )
+            logits, predicted = forward(index)
+            policy_loss = functional.cross_entropy(logits, target[index])
+            value_loss = functional.mse_loss(predicted, returns[index])
+            loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             total += loss.item() * len(index)
+            policy_total += policy_loss.item() * len(index)
+            value_total += value_loss.item() * len(index)
         with torch.no_grad():
-            logits, values = forward(test_idx)
+            logits, predicted = forward(test_idx)
+            cross_entropy = float(functional.cross_entropy(logits, target[test_idx]))
             report = {
                 "epoch": epoch + 1,
                 "train_loss": total / max(1, len(train_idx)),
-                "heldout_accuracy": float((logits.argmax(1) == actions[test_idx])[choice].float().mean()),
-                "heldout_cross_entropy": float(functional.cross_entropy(logits, actions[test_idx])),
-                "heldout_value_mse": float(functional.mse_loss(values, returns[test_idx])),
+                "train_policy_loss": policy_total / max(1, len(train_idx)),
+                "train_value_mse": value_total / max(1, len(train_idx)),
+                "heldout_accuracy": float((logits.argmax(1) == best[test_idx])[choice].float().mean()),
+                "heldout_cross_entropy": cross_entropy,
+                "heldout_kl": cross_entropy - test_entropy,
+                "heldout_value_mse": float(functional.mse_loss(predicted, returns[test_idx])),
                 "seconds": time.perf_counter() - start,
             }
         reports.append(report)

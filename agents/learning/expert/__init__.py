@@ -54,20 +54,32 @@ examples depend on (the config less workers and backend, the network's weights d
 scheme). A run killed mid-way loses its unfinished chunks; started again with the same folder, config
 and network, it reads the finished chunks, plays the others, and returns the same dataset as a run
 never stopped. A folder of another run is refused.
+
+**Learning and iterating**: :func:`.fit.fit` trains a MaskablePPO model's policy on the search's
+targets (soft cross-entropy) and its value head on the final returns; :func:`.iterate.run_iterations`
+runs the iterations of an :class:`.iterate.ExItConfig` (self-play, fit on a replay window, save the
+model and a report, one folder per iteration), resumable after any stop.
 """
 
 from boardenvs_agents.learning.expert.config import BACKENDS, SelfPlayConfig
 from boardenvs_agents.learning.expert.dataset import Dataset
+from boardenvs_agents.learning.expert.fit import FitConfig, FitReport, fit
 from boardenvs_agents.learning.expert.games import GamePlayer, frozen_evaluator, network_key, search_policy
+from boardenvs_agents.learning.expert.iterate import ExItConfig, run_iterations
 from boardenvs_agents.learning.expert.selfplay import generate
 
 __all__ = [
     "BACKENDS",
     "Dataset",
+    "ExItConfig",
+    "FitConfig",
+    "FitReport",
     "GamePlayer",
     "SelfPlayConfig",
+    "fit",
     "frozen_evaluator",
     "generate",
     "network_key",
+    "run_iterations",
     "search_policy",
 ]

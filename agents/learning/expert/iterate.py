@@ -1,0 +1,310 @@
+"""Expert iteration's driver: :func:`run_iterations` alternates self-play with search and the learning
+step, one folder per iteration, and resumes after any stop.
+
+Iteration ``i`` (from 0) of an :class:`ExItConfig`:
+
+1. **self-play**: :func:`~.selfplay.generate` plays ``games`` games with the current network searching
+   (``search`` options, e.g. ``{"sims": 16, "selection": "gumbel"}``; the other self-play keys in
+   ``selfplay``) into ``out/iter_{i:03d}/data`` (the chunked, resumable folder of :mod:`.chunks`). The
+   current network is the ``start`` model for iteration 0 (a learned spec such as ``ppo:sorry_v0``, the
+   shipped model for the game's options, or a model file), else the model iteration ``i - 1`` saved;
+2. **learning step**: the current network's model, loaded from its file, is trained by :func:`.fit.fit`
+   on the examples of the last ``window`` iterations (this one and up to ``window - 1`` before it: a
+   replay window; their games are numbered apart, so a held-out game stays whole);
+3. it is saved to ``out/iter_{i:03d}/model.zip`` with the project's
+   :func:`~boardenvs_agents.learning.models.save_model` and the start model's metadata (the game,
+   options and algorithm ``ppo``, plus an ``expert_iteration`` entry), so that
+   ``ppo:out/iter_003/model.zip`` plays it and ``mcts:evaluator=ppo:out/iter_003/model.zip`` searches
+   with it; then ``out/iter_{i:03d}/report.json``: the fit's report, the examples, the seconds.
+
+**Seeding**: iteration ``i`` plays its games with seed ``derive_seeds([seed, 0], iterations)[i]`` and
+fits with ``derive_seeds([seed, 1], iterations)[i]`` (:func:`boardenvs.core.loop.derive_seeds`: a run
+of more iterations begins with the same ones).
+
+**Stopping and resuming**: every iteration starts from files (the previous model is read back from its
+``model.zip``, the fit's optimiser is fresh), so a run killed anywhere and started again with the same
+folder and config ends with the same final weights, bit for bit, as a run never stopped: an iteration
+whose ``report.json`` is complete (written last, atomically, beside its ``model.zip``) is skipped; a
+half-done one reads the finished chunks of its self-play, plays the others, and fits again from the
+previous model. ``out/exit.json`` records the config (less ``iterations``, ``workers`` and ``backend``,
+which do not change the results); a folder of another config is refused. Raising ``iterations`` and
+running again continues a finished run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from boardenvs.core.loop import derive_seeds
+from boardenvs.core.options import encoding_keys, make_options, options_to_dict
+from boardenvs.registry import make_game
+from boardenvs_agents.learning.expert.config import BACKENDS, SelfPlayConfig
+from boardenvs_agents.learning.expert.dataset import Dataset
+from boardenvs_agents.learning.expert.fit import FitConfig, fit
+from boardenvs_agents.learning.expert.selfplay import generate
+from boardenvs_agents.learning.models import (
+    atomic_write,
+    git_commit,
+    load_model,
+    resolve_model_path,
+    save_model,
+)
+
+#: The manifest of a run's folder.
+MANIFEST_NAME = "exit.json"
+
+#: First value of the manifest's and reports' ``format``; bumped if the layout changes.
+EXIT_FORMAT = "boardenvs-exit-iterations/1"
+
+#: Self-play keys :class:`ExItConfig` sets itself (the rest may be given in its ``selfplay`` section).
+OWN_SELFPLAY_KEYS = ("game", "game_options", "games", "seed", "search", "workers", "backend")
+
+
+@dataclass(frozen=True)
+class ExItConfig:
+    """A run of expert iteration (a YAML config, checked with :func:`~boardenvs.core.options.make_options`;
+    see the module docstring). Every key but ``game`` and ``start`` has a default."""
+
+    #: Registered env name.
+    game: str = ""
+    #: The game's options (``num_players`` and any other).
+    game_options: dict[str, Any] = field(default_factory=dict)
+    #: The network of iteration 0: a learned spec (``ppo:sorry_v0``: the shipped model for the game's
+    #: options) or a MaskablePPO model file saved with metadata.
+    start: str = ""
+    #: Iterations to run.
+    iterations: int = 10
+    #: Self-play games per iteration.
+    games: int = 100
+    #: Options of the search (:class:`~boardenvs_agents.search.mcts.MCTSPolicy`), a budget in simulations.
+    search: dict[str, Any] = field(default_factory=lambda: {"sims": 16, "selection": "gumbel"})
+    #: Other :class:`~.config.SelfPlayConfig` keys (``opponents``, ``search_seats``, ``temperature_moves``,
+    #: ``chunk_games``, ...), the same every iteration.
+    selfplay: dict[str, Any] = field(default_factory=dict)
+    #: The learning step's options (:class:`~.fit.FitConfig`).
+    fit: FitConfig = field(default_factory=FitConfig)
+    #: Train on the examples of the last ``window`` iterations (1: this iteration's only).
+    window: int = 1
+    #: The run's seed (see the module docstring).
+    seed: int = 0
+    #: Processes or actors that play the games (``local``: 1).
+    workers: int = 1
+    #: ``local``, ``process`` or ``ray`` (:class:`~.config.SelfPlayConfig`).
+    backend: Literal["local", "process", "ray"] = "local"
+
+    def __post_init__(self) -> None:
+        if not self.start:
+            raise ValueError("'start' is required: a learned spec (ppo:sorry_v0) or a model file")
+        for name in ("iterations", "window"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+        own = sorted(set(self.selfplay) & set(OWN_SELFPLAY_KEYS))
+        if own:
+            raise ValueError(f"selfplay.{own[0]} is set by the expert-iteration config itself ({own[0]})")
+        self.selfplay_config(0)  # checks the self-play keys (and game, games, seed, search) now
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any], where: str = "") -> ExItConfig:
+        """The config of a mapping (a YAML file), keys and types checked.
+
+        Raises:
+            boardenvs.core.options.OptionError: naming the key.
+        """
+        return make_options(cls, raw, where=where)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, YAML-able dict."""
+        return options_to_dict(self)
+
+    def results_dict(self) -> dict[str, Any]:
+        """What the results depend on: :meth:`to_dict` without ``iterations``, ``workers`` and ``backend``."""
+        return {k: v for k, v in self.to_dict().items() if k not in ("iterations", "workers", "backend")}
+
+    def selfplay_config(self, iteration: int) -> SelfPlayConfig:
+        """The self-play of iteration ``iteration``.
+
+        Raises:
+            boardenvs.core.options.OptionError: naming a bad self-play key.
+        """
+        raw = {
+            **self.selfplay,
+            "game": self.game,
+            "game_options": dict(self.game_options),
+            "games": self.games,
+            "seed": derive_seeds([self.seed, 0], iteration + 1)[iteration],
+            "search": dict(self.search),
+            "workers": self.workers,
+            "backend": self.backend,
+        }
+        return make_options(SelfPlayConfig, raw, path="selfplay.")
+
+    def fit_seed(self, iteration: int) -> int:
+        """The seed of iteration ``iteration``'s learning step."""
+        return derive_seeds([self.seed, 1], iteration + 1)[iteration]
+
+
+def start_model_path(config: ExItConfig) -> Path:
+    """The model file of ``config.start``: a spec's model (``ppo:sorry_v0``: the shipped one for the
+    config's game options) or a path.
+
+    Raises:
+        FileNotFoundError: for a model that does not exist.
+        ValueError: for a spec of another algorithm than ``ppo`` or a shipped game with no model
+            for these options.
+    """
+    algo, sep, name = config.start.partition(":")
+    if not sep:
+        return resolve_model_path(config.start, "ppo")
+    if algo != "ppo":
+        raise ValueError(f"expert iteration trains MaskablePPO models (ppo:...), got start {config.start!r}")
+    if name == config.game:
+        options = make_game(config.game, **config.game_options).options
+        return resolve_model_path(name, algo, options_to_dict(options), ignore=encoding_keys(options))
+    return resolve_model_path(name, algo)
+
+
+def iteration_folder(out: str | Path, iteration: int) -> Path:
+    """``out/iter_{iteration:03d}``."""
+    return Path(out) / f"iter_{iteration:03d}"
+
+
+def finished_report(out: str | Path, iteration: int) -> dict[str, Any] | None:
+    """The report of iteration ``iteration`` if it is finished (its ``model.zip`` and a complete
+    ``report.json``), else ``None``."""
+    folder = iteration_folder(out, iteration)
+    try:
+        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    complete = report.get("format") == EXIT_FORMAT and report.get("iteration") == iteration
+    return report if complete and (folder / "model.zip").is_file() else None
+
+
+def run_iterations(
+    config: ExItConfig,
+    out: str | Path,
+    progress: Callable[[str], None] | None = None,
+    show_games: bool = False,
+) -> list[dict[str, Any]]:
+    """Run (or resume) the ``config.iterations`` iterations of ``config`` in the folder ``out`` (see the
+    module docstring); returns every iteration's report.
+
+    Args:
+        config: the run.
+        out: its folder (made if missing).
+        progress: called with one line per iteration (default: printed to standard error).
+        show_games: a progress bar over each iteration's self-play games.
+
+    Raises:
+        ValueError: for a folder of another config, or a start model that does not fit the game.
+        FileNotFoundError: for a start model that does not exist.
+    """
+    say = progress if progress is not None else (lambda line: print(line, file=sys.stderr, flush=True))
+    out = Path(out)
+    game = make_game(config.game, **config.game_options)
+    start = start_model_path(config)  # checked before anything is written
+    _check_manifest(out, config)
+
+    def network(iteration: int) -> Path:
+        """The network iteration ``iteration`` searches with (and the fit starts from)."""
+        return start if iteration == 0 else iteration_folder(out, iteration - 1) / "model.zip"
+
+    def data(iteration: int, show: bool = False) -> Dataset:
+        """Iteration ``iteration``'s examples (played now, or read back from its finished chunks)."""
+        folder = iteration_folder(out, iteration) / "data"
+        return generate(config.selfplay_config(iteration), network(iteration), out=folder, progress=show)
+
+    reports = []
+    for i in range(config.iterations):
+        report = finished_report(out, i)
+        if report is not None:
+            say(f"exit {config.game} iteration {i + 1}/{config.iterations}: done already, skipped")
+            reports.append(report)
+            continue
+        began = time.perf_counter()
+        examples = data(i, show_games)
+        played = time.perf_counter() - began
+        first = max(0, i - config.window + 1)
+        window = [data(j) for j in range(first, i)] + [examples]
+        model, metadata = load_model(network(i), game)
+        fit_began = time.perf_counter()
+        fitted = fit(model, _numbered_apart(window), **config.fit.to_dict(), seed=config.fit_seed(i))
+        fit_seconds = time.perf_counter() - fit_began
+        folder = iteration_folder(out, i)
+        metadata = {
+            **metadata,
+            "commit": git_commit(),
+            "expert_iteration": {"iteration": i, "start": config.start, "config": config.results_dict()},
+        }
+        save_model(model, folder / "model.zip", metadata)
+        final = fitted.final
+        report = {
+            "format": EXIT_FORMAT,
+            "iteration": i,
+            "network": str(network(i)),
+            "examples": len(examples),
+            "games": config.games,
+            "window_iterations": list(range(first, i + 1)),
+            "window_examples": sum(len(d) for d in window),
+            "selfplay_seconds": played,
+            "examples_per_second": len(examples) / played if played > 0 else None,
+            "fit_seconds": fit_seconds,
+            "seconds": time.perf_counter() - began,
+            "fit": fitted.to_dict(),
+        }
+        atomic_write(
+            folder / "report.json",
+            lambda tmp, report=report: tmp.write_text(json.dumps(report, indent=2), encoding="utf-8"),
+        )
+        say(
+            f"exit {config.game} iteration {i + 1}/{config.iterations}: {len(examples)} examples "
+            f"({report['window_examples']} in the window) in {played:.1f} s, fit {fit_seconds:.1f} s: "
+            f"held-out KL {final['heldout_kl']:.3f}, agreement {final['heldout_accuracy']:.3f}, "
+            f"value MSE {final['heldout_value_mse']:.3f} -> {folder / 'model.zip'}"
+        )
+        reports.append(report)
+    return reports
+
+
+def _numbered_apart(datasets: list[Dataset]) -> Dataset:
+    """The examples of ``datasets`` in one, each one's games numbered after the previous one's."""
+    offset, parts = 0, []
+    for dataset in datasets:
+        parts.append(replace(dataset, games=(dataset.games + offset).astype(np.int32)))
+        offset += int(dataset.games.max()) + 1 if len(dataset) else 0
+    return Dataset.concatenate(parts)
+
+
+def _check_manifest(out: Path, config: ExItConfig) -> None:
+    """Write ``out/exit.json``, or check that the one there is this config's.
+
+    Raises:
+        ValueError: for a folder of another run (naming the first key that differs).
+    """
+    path = out / MANIFEST_NAME
+    manifest = {"format": EXIT_FORMAT, "config": config.results_dict()}
+    if path.exists():
+        try:
+            found = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as err:
+            raise ValueError(f"{path} is not an expert-iteration manifest ({err})") from err
+        if found != manifest:
+            old, new = found.get("config", {}), manifest["config"]
+            key = next((k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)), "format")
+            raise ValueError(
+                f"{out} holds a run of another config ({key}: {old.get(key)!r} there, {new.get(key)!r} "
+                "now); use another folder"
+            )
+        return
+    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
