@@ -236,10 +236,12 @@ def test_the_network_search_reads_the_root_only_through_determinize():
         assert wrapped.calls == 10 and state.to_dict() == before
 
 
-def test_gangsi_the_network_search_decides_the_same_whatever_the_hidden_parts():
+@pytest.mark.parametrize("selection", ["puct", "gumbel"])
+def test_gangsi_the_network_search_decides_the_same_whatever_the_hidden_parts(selection):
     """K9, K23, K32: what a seat may not know (the Kyonshi: squares and hands; a hunter: the other
-    hands) changes neither the prior nor the values the search sees, so nor its move."""
-    search = make_policy("mcts:evaluator=ppo:gangsi_v0,sims=12", "gangsi_v0")
+    hands) changes neither the prior nor the values the search sees (nor Gumbel's noise), so nor its
+    move."""
+    search = make_policy(f"mcts:evaluator=ppo:gangsi_v0,selection={selection},sims=12", "gangsi_v0")
     checked = {KYONSHI: 0, "hunter": 0}
     for state in decision_states("gangsi_v0", 5, every=2, limit=300, num_hunters=3):
         player = state.current_player()
