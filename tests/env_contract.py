@@ -20,11 +20,9 @@ rendered text and the mutation of its state's own containers.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import pickle
 import warnings
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 from unittest import mock
 
@@ -47,6 +45,7 @@ from env_helpers import (
 from pettingzoo.test import api_test, render_test, seed_test
 
 import boardenvs
+import boardenvs.registry
 from boardenvs.core import render
 from boardenvs.core.playthrough import player_counts
 from boardenvs.core.state import TERMINAL, IllegalActionError
@@ -122,15 +121,6 @@ def other_options(name: str, options: dict[str, Any]) -> dict[str, Any] | None:
             if env.game.options != base:
                 return changed
     return None
-
-
-def env_module(name: str) -> Any:
-    """The module of env ``name`` that defines ``env`` and ``raw_env``: the one its ``boardenvs.games``
-    entry point names, else the module that defines its raw env class."""
-    points = entry_points(group="boardenvs.games", name=name)
-    if points:
-        return importlib.import_module(next(iter(points)).value.split(":")[0])
-    return importlib.import_module(type(boardenvs.make(name, raw=True)).__module__)
 
 
 def has_chance(name: str, options: dict[str, Any]) -> bool:
@@ -355,7 +345,7 @@ def check_construction(name: str, options: dict[str, Any]) -> None:
     a bad ``render_mode`` raise a ``ValueError`` naming them, from ``make`` and from the module."""
     env = boardenvs.make(name, **options)
     raw = boardenvs.make(name, raw=True, **options)
-    module = env_module(name)
+    module = boardenvs.registry.env_module(name)
     direct = module.env(**options)
     assert type(env) is type(direct) and type(env.unwrapped) is type(raw)
     assert type(module.raw_env(**options)) is type(raw)

@@ -435,32 +435,60 @@ class Arena:
                 yield self.play(task)
             return
         specs = {label: self.specs[label] for label in sorted(labels)}
-        context = multiprocessing.get_context(worker_start_method())
-        before = set(multiprocessing.active_children())
-        with ProcessPoolExecutor(
-            min(workers, len(tasks)),
-            mp_context=context,
-            initializer=_init_worker,
-            initargs=(self.game, specs, self.observer, os.getpid()),
-        ) as pool:
-            pending: set[Future[GameResult]] = set()
-            queue = iter(tasks)
-            try:
-                # Keep a few games per worker in flight, so an interrupted run has little to lose.
-                for task in itertools.islice(queue, 4 * workers):
-                    pending.add(pool.submit(_play_in_worker, task))
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        yield future.result()
-                        for task in itertools.islice(queue, 1):
-                            pending.add(pool.submit(_play_in_worker, task))
-            except BaseException:  # Ctrl-C, an error, or the caller stopped early: stop the games at once
-                # (No future.cancel() first: Python 3.11's pool then fails on the cancelled futures as it
-                # marks them broken, printing a traceback from its thread.)
-                for worker in set(multiprocessing.active_children()) - before:
-                    worker.terminate()
-                raise
+        initargs = (self.game, specs, self.observer, os.getpid())
+        yield from run_in_workers(_play_in_worker, tasks, workers, _init_worker, initargs)
+
+
+def run_in_workers(
+    function: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    workers: int,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...],
+    in_flight: int = 4,
+) -> Iterator[Any]:
+    """``function(task)`` for every task in a pool of ``workers`` processes, each built once by
+    ``initializer(*initargs)``; the results as they finish (in no set order). The arena's games and
+    expert iteration's self-play run here.
+
+    A few tasks per worker are in flight at a time (``in_flight``), so an interrupted run has little to
+    lose; on Ctrl-C, an error, or a caller that stops early, the workers are stopped at once.
+    """
+    tasks = list(tasks)
+    context = multiprocessing.get_context(worker_start_method())
+    before = set(multiprocessing.active_children())
+    with ProcessPoolExecutor(
+        max(1, min(workers, len(tasks))), mp_context=context, initializer=initializer, initargs=initargs
+    ) as pool:
+        pending: set[Future[Any]] = set()
+        queue = iter(tasks)
+        try:
+            for task in itertools.islice(queue, in_flight * workers):
+                pending.add(pool.submit(function, task))
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield future.result()
+                    for task in itertools.islice(queue, 1):
+                        pending.add(pool.submit(function, task))
+        except BaseException:  # Ctrl-C, an error, or the caller stopped early: stop the work at once
+            # (No future.cancel() first: Python 3.11's pool then fails on the cancelled futures as it
+            # marks them broken, printing a traceback from its thread.)
+            for worker in set(multiprocessing.active_children()) - before:
+                worker.terminate()
+            raise
+
+
+def prepare_worker(parent: int | None) -> None:
+    """What every worker process does first: Ctrl-C is left to the parent (which stops the workers); a
+    worker whose parent died (SIGKILL) exits within half a second instead of living on as an orphan;
+    one math thread (set before torch, if a task needs it, is first imported: the workers are the
+    parallelism, and idle OpenMP threads spinning on a busy machine slow every task down)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[name] = "1"
 
 
 def worker_start_method() -> str:
@@ -519,18 +547,9 @@ def _init_worker(
     observer: Callable[[Game], GameObserver] | None = None,
     parent: int | None = None,
 ) -> None:
-    """Build the worker's policies once (every game resets them with its own seeds).
-
-    Ctrl-C is left to the parent (which stops the workers), and a worker whose parent died (SIGKILL)
-    exits within half a second instead of living on as an orphan.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if parent is not None:
-        threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
-    # One thread per worker, set before torch (if an agent needs it) is first imported: the workers
-    # are the parallelism, and idle OpenMP threads spinning on a busy machine slow every game down.
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[name] = "1"
+    """Build the worker's policies once (every game resets them with its own seeds;
+    :func:`prepare_worker` first)."""
+    prepare_worker(parent)
     first = {label: build_policy(label, spec, game) for label, spec in specs.items()}
     _WORKER["seats"] = _Seats(game, specs, first, set(), observer)
     if "torch" in sys.modules:

@@ -22,15 +22,11 @@ any order; the caller puts them in order).
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
-import signal
-import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from boardenvs_agents.arena.runner import exit_with_parent, worker_start_method
+from boardenvs_agents.arena.runner import prepare_worker, run_in_workers
 from boardenvs_agents.cli import extra_message
 from boardenvs_agents.learning.evaluator import NetworkEvaluator
 from boardenvs_agents.learning.expert.config import SelfPlayConfig
@@ -73,12 +69,8 @@ _WORKER: dict[str, GamePlayer] = {}
 
 
 def _init_worker(config: SelfPlayConfig, evaluator: NetworkEvaluator, parent: int) -> None:
-    """Build the worker's game player once; Ctrl-C is left to the parent, and the worker exits when its
-    parent dies (as the arena's workers do)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[name] = "1"
+    """Build the worker's game player once (after the arena's :func:`prepare_worker`)."""
+    prepare_worker(parent)
     _WORKER["player"] = GamePlayer(config, evaluator)
 
 
@@ -89,27 +81,8 @@ def _play_in_worker(index: int) -> tuple[int, Dataset]:
 def _process_games(
     config: SelfPlayConfig, evaluator: NetworkEvaluator, indices: Sequence[int]
 ) -> Iterator[tuple[int, Dataset]]:
-    workers = min(config.workers, len(indices))
-    context = multiprocessing.get_context(worker_start_method())
-    before = set(multiprocessing.active_children())
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_init_worker, initargs=(config, evaluator, os.getpid())
-    ) as pool:
-        queue = iter(indices)
-        pending: set[Future[tuple[int, Dataset]]] = {
-            pool.submit(_play_in_worker, index) for index in itertools.islice(queue, IN_FLIGHT * workers)
-        }
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(finished, key=lambda f: f.result()[0]):
-                    yield future.result()
-                    for index in itertools.islice(queue, 1):
-                        pending.add(pool.submit(_play_in_worker, index))
-        except BaseException:  # Ctrl-C, an error, or the caller stopped early: stop the games at once
-            for worker in set(multiprocessing.active_children()) - before:
-                worker.terminate()
-            raise
+    initargs = (config, evaluator, os.getpid())
+    yield from run_in_workers(_play_in_worker, indices, config.workers, _init_worker, initargs, IN_FLIGHT)
 
 
 # -- Ray actors -------------------------------------------------------------------------------------
