@@ -227,13 +227,21 @@ def test_bad_evaluators_are_refused_with_a_reason():
 
 
 # -- no peeking ---------------------------------------------------------------------------------------------
-def test_the_network_search_reads_the_root_only_through_determinize():
-    spec = "mcts:evaluator=ppo:gangsi_v0,sims=10"
+@pytest.mark.parametrize(
+    ("options", "calls"),
+    [
+        ("", 10),
+        ("dirichlet_frac=0.25,temperature=1", 10),  # self-play's root noise and move temperature
+        ("selection=gumbel", 11),  # Gumbel: the root's evaluation + 10
+    ],
+)
+def test_the_network_search_reads_the_root_only_through_determinize(options, calls):
+    spec = "mcts:evaluator=ppo:gangsi_v0,sims=10" + (f",{options}" if options else "")
     for state in decision_states("gangsi_v0", 2, every=7, limit=4, num_hunters=3):
         before = state.to_dict()
         wrapped = OnlyWhatTheSeatMayRead(state)
         assert make_policy(spec, "gangsi_v0", seed=0).act(wrapped) in state.legal_actions()
-        assert wrapped.calls == 10 and state.to_dict() == before
+        assert wrapped.calls == calls and state.to_dict() == before
 
 
 @pytest.mark.parametrize("selection", ["puct", "gumbel"])

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import agent_helpers
 import numpy as np
 import pytest
-from agent_helpers import OnlyWhatTheSeatMayRead, decision_states, lost_city_position
+from agent_helpers import decision_states, lost_city_position
 
 from boardenvs import make_game
 from boardenvs.core.state import State
@@ -186,13 +186,3 @@ def test_one_legal_action_is_its_own_target():
     policy = MCTSPolicy(seed=0, sims=8, selection="gumbel")
     assert policy.act(state) == only
     assert policy.last_search["target"] == policy.last_search["improved_policy"] == {only: 1.0}
-
-
-# -- no peeking -----------------------------------------------------------------------------------------
-def test_gumbel_reads_the_root_only_through_determinize():
-    spec = "mcts:evaluator=ppo:gangsi_v0,selection=gumbel,sims=10"
-    for state in decision_states("gangsi_v0", 2, every=7, limit=4, num_hunters=3):
-        before = state.to_dict()
-        wrapped = OnlyWhatTheSeatMayRead(state)
-        assert make_policy(spec, "gangsi_v0", seed=0).act(wrapped) in state.legal_actions()
-        assert wrapped.calls == 11 and state.to_dict() == before  # the root's evaluation + 10

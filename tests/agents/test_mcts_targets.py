@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
-from agent_helpers import OnlyWhatTheSeatMayRead, decision_states
+from agent_helpers import decision_states
 
 from boardenvs.core.state import State
 from boardenvs_agents.registry import make_policy
@@ -145,12 +145,3 @@ def test_self_play_options_are_checked():
     )
     assert (policy.dirichlet_alpha, policy.dirichlet_frac, policy.temperature) == (0.3, 0.25, 1.0)
     assert "dirichlet_frac=0.25" in repr(policy) and "temperature=1.0" in repr(policy)
-
-
-def test_noise_and_temperature_read_the_root_only_through_determinize():
-    spec = "mcts:evaluator=ppo:gangsi_v0,sims=10,dirichlet_frac=0.25,temperature=1"
-    for state in decision_states("gangsi_v0", 2, every=7, limit=4, num_hunters=3):
-        before = state.to_dict()
-        wrapped = OnlyWhatTheSeatMayRead(state)
-        assert make_policy(spec, "gangsi_v0", seed=0).act(wrapped) in state.legal_actions()
-        assert wrapped.calls == 10 and state.to_dict() == before
