@@ -223,6 +223,13 @@ class MCTSPolicy(Policy):
             (default :data:`GUMBEL_K`).
         gumbel_scale: Gumbel: scale of the Gumbel noise (default 1; 0: the prior's top-k and the
             highest ``logits + sigma(q)``, no sampling).
+        gumbel_c_scale: Gumbel: ``c_scale`` of ``sigma(q) = (c_visit + max N) * c_scale * q`` (default
+            :data:`GUMBEL_C_SCALE`, mctx's ``value_scale``).
+        gumbel_rescale: Gumbel: rescale the completed Q-values to ``[0, 1]`` over the node's actions
+            before ``sigma`` (default ``True``, mctx's ``rescale_values``). ``False`` keeps them in
+            return units: in a game of chance searched with few simulations, the rescaling blows the
+            noise of a few sampled outcomes up to the whole scale, and the improved policy becomes the
+            argmax of that noise (docs/learning.md, "Expert iteration that improves").
 
     Raises:
         ValueError: for a budget, constant, depth, temperature or noise out of range, an unknown
@@ -249,6 +256,8 @@ class MCTSPolicy(Policy):
         dirichlet_frac: float = 0.0,
         gumbel_k: int | None = None,
         gumbel_scale: float | None = None,
+        gumbel_c_scale: float | None = None,
+        gumbel_rescale: bool | None = None,
     ) -> None:
         super().__init__(seed)
         if sims is None and seconds is None:
@@ -296,9 +305,16 @@ class MCTSPolicy(Policy):
                 raise ValueError(f"mcts: gumbel_k must be a positive integer, got {gumbel_k!r}")
             if not _is_number(gumbel_scale) or gumbel_scale < 0:
                 raise ValueError(f"mcts: gumbel_scale must be a non-negative number, got {gumbel_scale!r}")
-        elif gumbel_k is not None or gumbel_scale is not None:
+            gumbel_c_scale = GUMBEL_C_SCALE if gumbel_c_scale is None else gumbel_c_scale
+            gumbel_rescale = True if gumbel_rescale is None else gumbel_rescale
+            if not _is_number(gumbel_c_scale) or not gumbel_c_scale > 0:
+                raise ValueError(f"mcts: gumbel_c_scale must be a positive number, got {gumbel_c_scale!r}")
+            if not isinstance(gumbel_rescale, bool):
+                raise ValueError(f"mcts: gumbel_rescale must be true or false, got {gumbel_rescale!r}")
+        elif any(o is not None for o in (gumbel_k, gumbel_scale, gumbel_c_scale, gumbel_rescale)):
             raise ValueError(
-                f"mcts: gumbel_k and gumbel_scale are options of selection 'gumbel', not {selection!r}"
+                "mcts: gumbel_k, gumbel_scale, gumbel_c_scale and gumbel_rescale are options of selection "
+                f"'gumbel', not {selection!r}"
             )
         self.sims = sims
         self.seconds = None if seconds is None else float(seconds)
@@ -315,6 +331,8 @@ class MCTSPolicy(Policy):
         self.dirichlet_frac = float(dirichlet_frac)
         self.gumbel_k = gumbel_k
         self.gumbel_scale = None if gumbel_scale is None else float(gumbel_scale)
+        self.gumbel_c_scale = None if gumbel_c_scale is None else float(gumbel_c_scale)
+        self.gumbel_rescale = gumbel_rescale
         #: Statistics of the last search (module docstring, item 7): ``sims``, ``seconds``, ``visits``
         #: (root visits by legal action), ``prior`` (the evaluator's root prior; ``None`` under UCT),
         #: ``visit_policy``, ``improved_policy`` (Gumbel; else ``None``), ``target`` (the policy
@@ -603,8 +621,9 @@ class MCTSPolicy(Policy):
 
         ``Q(a)`` is ``player``'s mean value after ``a``; an unvisited action gets the mixed value, the
         node's own value for ``player`` (the evaluator's) averaged with the prior-weighted ``Q`` of the
-        visited actions; the completed values are rescaled to ``[0, 1]`` over ``actions`` and
-        multiplied by ``(C_VISIT + max N) * C_SCALE``."""
+        visited actions; the completed values are rescaled to ``[0, 1]`` over ``actions`` (unless
+        ``gumbel_rescale`` is off: then only shifted, their lowest to 0) and multiplied by ``(C_VISIT +
+        max N) * gumbel_c_scale``."""
         slot = player + 1
         children = node.children
         counts = []
@@ -625,7 +644,9 @@ class MCTSPolicy(Policy):
             mixed = (mixed + visited * weighted) / (visited + 1)
         completed = [mixed if q is None else q for q in qs]
         low = min(completed)
-        scale = (GUMBEL_C_VISIT + max(counts)) * GUMBEL_C_SCALE / max(max(completed) - low, 1e-8)
+        scale = (GUMBEL_C_VISIT + max(counts)) * (self.gumbel_c_scale or GUMBEL_C_SCALE)
+        if self.gumbel_rescale is not False:
+            scale /= max(max(completed) - low, 1e-8)
         return [(q - low) * scale for q in completed], counts
 
     def _gumbel_root_child(
@@ -681,6 +702,8 @@ class MCTSPolicy(Policy):
         extra = ""
         if self.selection == "gumbel":
             extra = f", gumbel_k={self.gumbel_k}, gumbel_scale={self.gumbel_scale}"
+            if (self.gumbel_c_scale, self.gumbel_rescale) != (GUMBEL_C_SCALE, True):
+                extra += f", gumbel_c_scale={self.gumbel_c_scale}, gumbel_rescale={self.gumbel_rescale}"
         if self.temperature:
             extra += f", temperature={self.temperature}"
         if self.dirichlet_frac:
@@ -715,7 +738,7 @@ def _softmax(actions: list[int], logits: list[float]) -> dict[int, float]:
 #: The options of the ``mcts`` spec (:func:`make_mcts`).
 OPTIONS = (
     "sims", "seconds", "c", "rollout", "depth", "leaf", "evaluator", "selection", "temperature",
-    "dirichlet_alpha", "dirichlet_frac", "gumbel_k", "gumbel_scale",
+    "dirichlet_alpha", "dirichlet_frac", "gumbel_k", "gumbel_scale", "gumbel_c_scale", "gumbel_rescale",
 )  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import agent_helpers
@@ -12,6 +13,7 @@ from agent_helpers import decision_states, lost_city_position
 from boardenvs import make_game
 from boardenvs.core.state import State
 from boardenvs_agents.registry import make_policy
+from boardenvs_agents.search import mcts
 from boardenvs_agents.search.evaluators import Evaluation, Evaluator
 from boardenvs_agents.search.mcts import MCTSPolicy, considered_visits
 
@@ -162,7 +164,10 @@ def test_gumbel_options_are_checked():
         ({"selection": "gumbel", "sims": 4, "gumbel_scale": -1.0}, "gumbel_scale must be a non-negative"),
         ({"selection": "gumbel", "sims": 4, "temperature": 1.0}, "not a temperature"),
         ({"selection": "gumbel", "sims": 4, "dirichlet_frac": 0.25}, "its own root noise"),
+        ({"selection": "gumbel", "sims": 4, "gumbel_c_scale": 0.0}, "gumbel_c_scale must be a positive"),
+        ({"selection": "gumbel", "sims": 4, "gumbel_rescale": 1}, "gumbel_rescale must be true or false"),
         ({"gumbel_k": 4}, "options of selection 'gumbel', not 'uct'"),
+        ({"gumbel_rescale": False, "evaluator": Peaked()}, "options of selection 'gumbel', not 'puct'"),
         ({"gumbel_scale": 0.0, "evaluator": Peaked()}, "options of selection 'gumbel', not 'puct'"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -186,3 +191,41 @@ def test_one_legal_action_is_its_own_target():
     policy = MCTSPolicy(seed=0, sims=8, selection="gumbel")
     assert policy.act(state) == only
     assert policy.last_search["target"] == policy.last_search["improved_policy"] == {only: 1.0}
+
+
+def improved_policy_of(rescale: bool, gap: float) -> tuple[float, float]:
+    """The improved policy of two root actions with a uniform prior, visited once each, whose Q-values
+    for the mover differ by ``gap``: (the better one's probability, the other's)."""
+    state = next(
+        s
+        for s in decision_states("sorry_v0", 1, every=1, limit=60, num_players=4)
+        if len(s.legal_actions()) == 2
+    )
+    legal = list(state.legal_actions())
+    me = state.current_player()
+    policy = MCTSPolicy(seed=0, sims=2, evaluator=Peaked(0.5), selection="gumbel", gumbel_rescale=rescale)
+    root = mcts._Node(len(state.returns()))
+    root.prior = {a: 0.5 for a in legal}
+    root.value = [0.0] * len(state.returns())
+    for action, q in zip(legal, (gap, 0.0), strict=True):
+        child = mcts._child(root, action * mcts._KEY + me + 1)
+        child.visits = 1
+        child.total[me] = q
+    sigma, counts = policy._sigma(root, legal, me, root.prior)
+    assert counts == [1, 1]
+    improved = mcts._softmax(legal, [math.log(0.5) + s for s in sigma])
+    return improved[legal[0]], improved[legal[1]]
+
+
+def test_without_rescaling_a_small_value_gap_tilts_the_improved_policy_only_a_little():
+    """``gumbel_rescale=False`` keeps Q in return units: a gap of 0.05 moves the improved policy a little
+    (``(50 + 1) * 0.1 * 0.05`` = 0.255 logits); rescaled to [0, 1] (mctx's default, kept as the default)
+    the same gap is the whole scale, 5.1 logits, and the policy nearly one-hot."""
+    better, worse = improved_policy_of(False, 0.05)
+    assert better / worse == pytest.approx(math.exp(0.255))
+    better, worse = improved_policy_of(True, 0.05)
+    assert better / worse == pytest.approx(math.exp(5.1))
+    assert improved_policy_of(True, 0.5) == pytest.approx(improved_policy_of(True, 0.05))  # scale-free
+    policy = make_policy("mcts:selection=gumbel,sims=8,gumbel_rescale=false,gumbel_c_scale=0.3", "sorry_v0")
+    assert (policy.gumbel_rescale, policy.gumbel_c_scale) == (False, 0.3)
+    assert "gumbel_c_scale=0.3, gumbel_rescale=False" in repr(policy)
