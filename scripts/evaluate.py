@@ -27,11 +27,13 @@ Prints Markdown tables (and OpenSkill ratings when there are several agents). ``
 ``results.md``, ``games.jsonl`` (written as games finish: run the same command again after an
 interruption and only the missing games are played), ``games.csv``, ``summary.json``,
 ``win_rates.png`` and, with ``--curves``, ``learning_curves.png`` from training ``eval.csv`` logs.
-``--json FILE`` writes every game's result to one JSON file. Bad specs, missing model files and models
-for another game or player count stop at once with a one-line message and exit code 2. Ctrl-C stops
-the workers and exits with code 130 (the games in ``games.jsonl`` are kept); worker processes exit
-by themselves if this process is killed. The work is done by :mod:`boardenvs_agents.arena.evaluation`
-and :class:`boardenvs_agents.arena.runner.Arena`.
+``--json FILE`` writes every game's result to one JSON file; ``--paired-with FILE`` reads such a file
+of another ``--agent`` on the same seeds and opponents and prints the paired difference of the two
+win rates with its 95% interval (the games of the same seed and seating, the agents swapped). Bad
+specs, missing model files and models for another game or player count stop at once with a one-line
+message and exit code 2. Ctrl-C stops the workers and exits with code 130 (the games in
+``games.jsonl`` are kept); worker processes exit by themselves if this process is killed. The work
+is done by :mod:`boardenvs_agents.arena.evaluation` and :class:`boardenvs_agents.arena.runner.Arena`.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from pathlib import Path
 
 from boardenvs import make_game
 from boardenvs_agents.arena.evaluation import evaluation_text, lineup_config, write_report
-from boardenvs_agents.arena.report import read_eval_log
+from boardenvs_agents.arena.match import GameResult
+from boardenvs_agents.arena.report import paired_difference, read_eval_log
 from boardenvs_agents.arena.runner import DEFAULT_MAX_SEATINGS, Arena, ArenaConfig, load_config
 from boardenvs_agents.cli import (
     check_extra,
@@ -98,6 +101,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=None, help="directory for the report and games.jsonl")
     parser.add_argument("--json", type=Path, default=None, help="write every game's result to this file")
     parser.add_argument(
+        "--paired-with", type=Path, default=None, metavar="JSON",
+        help="another --agent run's --json file on the same seeds and opponents: print the paired "
+        "difference of the two agents' win rates with its 95%% interval",
+    )  # fmt: skip
+    parser.add_argument(
         "--curves", nargs="+", default=[], metavar="[LABEL=]EVAL_CSV",
         help="training eval.csv logs (or run directories) to plot learning curves from (with --out)",
     )  # fmt: skip
@@ -132,6 +140,22 @@ def build_config(args: argparse.Namespace) -> tuple[ArenaConfig, str | None]:
     return lineup_config(agents, args.opponent or ["random"], args.game, options, **overrides)
 
 
+def read_paired(args: argparse.Namespace) -> tuple[str, list[GameResult]]:
+    """The agent and games of ``--paired-with`` (a ``--json`` file of one ``--agent``), checked."""
+    if args.agents or args.config is not None:
+        fail(
+            "--paired-with compares one --agent with the --agent of another run, "
+            "not with --agents or --config"
+        )
+    try:
+        data = json.loads(args.paired_with.read_text(encoding="utf-8"))
+        label = data["args"]["agent"] or "heuristic"
+        games = [GameResult.from_dict(g) for g in data["games"]]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        fail(f"--paired-with {args.paired_with}: not the --json file of an --agent run ({err})")
+    return label, games
+
+
 @command
 def main(argv: list[str] | None = None) -> None:
     """Play the games, print the tables and write the outputs."""
@@ -153,6 +177,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"--workers must be at least 1, got {args.workers}")
     if note:
         print(f"note: {note}", file=sys.stderr)
+    baseline = read_paired(args) if args.paired_with is not None else None
     curves = dict(split_label(c) for c in args.curves)
     for log in curves.values():
         try:
@@ -186,6 +211,14 @@ def main(argv: list[str] | None = None) -> None:
         payload["games"] = [r.to_dict() for r in results]
         args.json.write_text(json.dumps(payload, indent=1))
         print(f"wrote {len(results)} games to {args.json}")
+    if baseline is not None:
+        label, games = baseline
+        mine = args.agent or "heuristic"
+        try:
+            paired = paired_difference(results, mine, games, label)
+        except ValueError as err:
+            fail(str(err))
+        print(f"paired difference, {mine} less {label}: {paired.text()}")
     if args.out is not None:
         command = command_line("evaluate.py", argv)
         write_report(args.out, config, game.name, matchups, results, ratings, text, curves, command)

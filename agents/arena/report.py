@@ -104,6 +104,87 @@ def agent_stats(results: Sequence[GameResult], agent: str) -> AgentStats:
     )
 
 
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two agents' win rates on the same games (the same seed and seating, each agent in the seat the
+    other held), and the difference with its 95% interval (the normal approximation over the paired
+    per-game differences, each -1, 0 or 1)."""
+
+    #: Games paired (present in both sets).
+    games: int
+    #: Win rate of the first agent and of the second on those games.
+    first: float
+    second: float
+
+    #: Standard error of the mean paired difference.
+    stderr: float
+
+    @property
+    def difference(self) -> float:
+        """``first - second``."""
+        return self.first - self.second
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`difference`."""
+        return self.difference - 1.96 * self.stderr, self.difference + 1.96 * self.stderr
+
+    def text(self) -> str:
+        """One line: ``+0.026 [-0.000, +0.052] (0.317 against 0.291, 2000 paired games)``."""
+        low, high = self.interval()
+        return (
+            f"{self.difference:+.3f} [{low:+.3f}, {high:+.3f}] ({self.first:.3f} against "
+            f"{self.second:.3f}, {self.games} paired games)"
+        )
+
+
+def paired_difference(
+    first: Sequence[GameResult], first_agent: str, second: Sequence[GameResult], second_agent: str
+) -> PairedDifference:
+    """How ``first_agent`` in ``first`` fared against ``second_agent`` in ``second``, game by game:
+    a game of ``first`` is paired with the game of ``second`` of the same seed whose seating is the
+    same but for ``second_agent`` in the seats ``first_agent`` held (evaluations with the same
+    ``--seed`` and opponents pair every game).
+
+    Raises:
+        ValueError: when no game pairs, naming the agents.
+    """
+
+    def key(result: GameResult, agent: str) -> tuple[int, tuple[str, ...]] | None:
+        seats = [label == agent for label in result.seating]
+        if not any(seats):
+            return None
+        return result.seed, tuple(
+            "\0" if mine else label for mine, label in zip(seats, result.seating, strict=True)
+        )
+
+    def wins(result: GameResult, agent: str) -> float:
+        return float(result.winner is not None and result.seating[result.winner] == agent)
+
+    others = {}
+    for result in second:
+        k = key(result, second_agent)
+        if k is not None:
+            others[k] = wins(result, second_agent)
+    diffs = []
+    a_wins = b_wins = 0.0
+    for result in first:
+        k = key(result, first_agent)
+        if k is None or k not in others:
+            continue
+        a, b = wins(result, first_agent), others[k]
+        a_wins += a
+        b_wins += b
+        diffs.append(a - b)
+    n = len(diffs)
+    if not n:
+        raise ValueError(
+            f"no game of {first_agent!r} pairs with a game of {second_agent!r} (same seeds and seats)"
+        )
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return PairedDifference(n, a_wins / n, b_wins / n, (variance / n) ** 0.5)
+
+
 def matchup_results(results: Sequence[GameResult], matchup: str) -> list[GameResult]:
     """The results of one matchup."""
     return [r for r in results if r.matchup == matchup]
