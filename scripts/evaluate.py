@@ -59,6 +59,9 @@ from boardenvs_agents.cli import (
     split_label,
 )
 
+#: The agent under test when ``--agent`` is not given.
+DEFAULT_AGENT = "heuristic"
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line arguments."""
@@ -136,7 +139,7 @@ def build_config(args: argparse.Namespace) -> tuple[ArenaConfig, str | None]:
         return load_config(args.config, overrides, game_options=options), None
     if args.agent and args.agents:
         raise ValueError("give --agent or --agents, not both")
-    agents = args.agents or [args.agent or "heuristic"]
+    agents = args.agents or [args.agent or DEFAULT_AGENT]
     return lineup_config(agents, args.opponent or ["random"], args.game, options, **overrides)
 
 
@@ -149,7 +152,7 @@ def read_paired(args: argparse.Namespace) -> tuple[str, list[GameResult]]:
         )
     try:
         data = json.loads(args.paired_with.read_text(encoding="utf-8"))
-        label = data["args"]["agent"] or "heuristic"
+        label = data["args"]["agent"] or DEFAULT_AGENT
         games = [GameResult.from_dict(g) for g in data["games"]]
     except (OSError, ValueError, KeyError, TypeError) as err:
         fail(f"--paired-with {args.paired_with}: not the --json file of an --agent run ({err})")
@@ -213,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {len(results)} games to {args.json}")
     if baseline is not None:
         label, games = baseline
-        mine = args.agent or "heuristic"
+        mine = args.agent or DEFAULT_AGENT
         try:
             paired = paired_difference(results, mine, games, label)
         except ValueError as err:

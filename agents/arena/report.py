@@ -21,6 +21,7 @@ from typing import Any
 
 from boardenvs_agents.arena.match import GameResult, wilson_interval
 from boardenvs_agents.arena.runner import Matchup
+from boardenvs_agents.search.rollouts import paired_mean_stderr
 
 
 # -- statistics -------------------------------------------------------------------------------------
@@ -180,9 +181,7 @@ def paired_difference(
         raise ValueError(
             f"no game of {first_agent!r} pairs with a game of {second_agent!r} (same seeds and seats)"
         )
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    return PairedDifference(n, a_wins / n, b_wins / n, (variance / n) ** 0.5)
+    return PairedDifference(n, a_wins / n, b_wins / n, paired_mean_stderr(diffs)[1])
 
 
 def matchup_results(results: Sequence[GameResult], matchup: str) -> list[GameResult]:

@@ -644,8 +644,10 @@ class MCTSPolicy(Policy):
             mixed = (mixed + visited * weighted) / (visited + 1)
         completed = [mixed if q is None else q for q in qs]
         low = min(completed)
-        scale = (GUMBEL_C_VISIT + max(counts)) * (self.gumbel_c_scale or GUMBEL_C_SCALE)
-        if self.gumbel_rescale is not False:
+        c_scale = self.gumbel_c_scale
+        assert c_scale is not None  # set under selection "gumbel", the only one that asks for sigma
+        scale = (GUMBEL_C_VISIT + max(counts)) * c_scale
+        if self.gumbel_rescale:
             scale /= max(max(completed) - low, 1e-8)
         return [(q - low) * scale for q in completed], counts
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -204,14 +205,24 @@ class RolloutPolicy(Policy):
         )
 
 
-def _paired_score(diffs: list[float], z: float) -> tuple[float, float]:
-    """The mean of paired differences and by how much it clears ``z`` standard errors (0 or less: not)."""
+def paired_mean_stderr(diffs: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired differences and its standard error (the sample standard deviation over
+    ``sqrt(n)``; 0 for fewer than two). Paired rollouts switch moves on it, and the arena's paired
+    comparison of two agents (:func:`boardenvs_agents.arena.report.paired_difference`) reports it."""
     n = len(diffs)
     mean = sum(diffs) / n
     if n < 2:
         return mean, 0.0
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, mean - z * math.sqrt(var / n)
+    return mean, math.sqrt(var / n)
+
+
+def _paired_score(diffs: list[float], z: float) -> tuple[float, float]:
+    """The mean of paired differences and by how much it clears ``z`` standard errors (0 or less: not)."""
+    if len(diffs) < 2:
+        return sum(diffs) / len(diffs), 0.0
+    mean, stderr = paired_mean_stderr(diffs)
+    return mean, mean - z * stderr
 
 
 def make_rollouts(
