@@ -12,6 +12,7 @@ import yaml
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
 from boardenvs.wrappers.single_agent import SingleAgentEnv
+from boardenvs_agents.arena.report import read_eval_log
 from boardenvs_agents.learning.expert import ExItConfig, SelfPlayConfig, fit, generate, run_iterations
 from boardenvs_agents.learning.expert import chunks as chunk_files
 from boardenvs_agents.learning.expert.iterate import start_model_path
@@ -205,7 +206,7 @@ def test_boardenvs_train_runs_resumes_and_refuses_expert_iteration_as_it_does_pp
     whole = train_run(["--config", str(config), "--name", "whole", *runs])
     assert (whole["algo"], whole["iterations"]) == ("exit", 2)
     assert whole["examples"] == whole["timesteps"] > 0 and whole["final_eval"][0]["games"] == 4
-    train_run(["--config", str(config), "--name", "part", "--set", "iterations=1", *runs])
+    first = train_run(["--config", str(config), "--name", "part", "--set", "iterations=1", *runs])
     resumed = train_run(["--resume", str(tmp_path / "runs" / "part"), "--set", "iterations=2", *runs])
     assert resumed["final_eval"] == whole["final_eval"] and resumed["examples"] == whole["examples"]
     game = make_game("sorry_v0", **OPTIONS)
@@ -215,7 +216,10 @@ def test_boardenvs_train_runs_resumes_and_refuses_expert_iteration_as_it_does_pp
     assert meta["algo"] == "exit" and meta["expert_iteration"]["iteration"] == 1
     csv_rows = (tmp_path / "runs" / "whole" / "eval.csv").read_text().splitlines()
     assert csv_rows == (tmp_path / "runs" / "part" / "eval.csv").read_text().splitlines()
-    assert csv_rows[0].startswith("iteration,examples,opponent") and len(csv_rows) == 3
+    assert csv_rows[0].startswith("step,iteration,opponent") and len(csv_rows) == 3
+    assert [row["step"] for row in read_eval_log(tmp_path / "runs" / "whole")] == [
+        first["examples"], whole["examples"]
+    ]
 
     assert "only iterations" in stopped_with(["--resume", str(tmp_path / "runs" / "part"), "--set", "seed=3"])
     assert "--resume" in stopped_with(["--config", str(config), "--name", "whole", *runs])

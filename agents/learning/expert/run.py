@@ -8,7 +8,8 @@
 A run directory holds the exact config (``config.yaml``), the iterations of
 :func:`~.iterate.run_iterations` (``exit.json``, ``iter_NNN/``: self-play data, ``model.zip``,
 ``report.json``), ``eval.csv`` (the network alone after each evaluated iteration, one row per
-opponent: the curve), and at the end ``final_model.zip`` (the last iteration's network, which
+opponent, in a training run's columns, ``step`` counting the self-play examples: the curve the league
+pages draw), and at the end ``final_model.zip`` (the last iteration's network, which
 ``exit:<run>/final_model.zip`` plays) and ``metrics.json``. Resuming is the iterations' own: a run
 killed anywhere ends with the same weights, bit for bit, as a run never stopped. A resume may change
 only :data:`RESUMABLE_KEYS` (what does not change the networks).
@@ -41,8 +42,9 @@ from boardenvs_agents.learning.run import RunError, RunResult, default_run_name,
 #: Config keys a resume may change with ``--set``: they do not change the networks.
 RESUMABLE_KEYS = ("iterations", "workers", "backend")
 
-#: The columns of ``eval.csv``.
-EVAL_COLUMNS = ("iteration", "examples", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
+#: The columns of ``eval.csv``: a training run's (:mod:`boardenvs_agents.learning.training`), so the
+#: league pages draw its curve, with ``step`` the self-play examples (searched decisions) so far.
+EVAL_COLUMNS = ("step", "iteration", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
 
 
 def load_exit_config(raw: dict[str, Any], where: str) -> ExItConfig:
@@ -137,7 +139,7 @@ def _run(run_dir: Path, config: ExItConfig, progress: bool, resumed: bool) -> Ru
 
 
 def _eval_csv(reports: list[dict[str, Any]]) -> str:
-    """``eval.csv``: one row per evaluated iteration and opponent, the examples counted up to it."""
+    """``eval.csv``: one row per evaluated iteration and opponent, its step the examples up to it."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(EVAL_COLUMNS)
@@ -147,7 +149,7 @@ def _eval_csv(reports: list[dict[str, Any]]) -> str:
         for rec in report.get("eval") or []:
             low, high = rec["ci95"]
             writer.writerow(
-                [report["iteration"], examples, rec["opponent"], rec["games"], rec["wins"],
+                [examples, report["iteration"], rec["opponent"], rec["games"], rec["wins"],
                  f"{rec['win_rate']:.4f}", f"{low:.4f}", f"{high:.4f}"]
             )  # fmt: skip
     return out.getvalue()
