@@ -90,6 +90,15 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.name} has no pictures")
 
+    def action_places(self, state: State, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:
+        """Where on :meth:`draw`'s picture the legal actions of the player to move have a place (a pawn
+        to move, a square to go to): ``{action: (x0, y0, x1, y1)}`` in the picture's pixels, from
+        ``view``'s picture. Actions without a place are left out; several actions may share one (a pawn
+        that can go forward or back). Games without pictures, or without places, return ``{}`` (the
+        default). Reads only what ``view``'s picture shows.
+        """
+        return {}
+
     def render_image(self, state: State, view: int | None = None) -> np.ndarray:
         """:meth:`draw` as an ``(H, W, 3) uint8`` array (the ``"rgb_array"`` render)."""
         from boardenvs.core.render import to_array

@@ -563,6 +563,13 @@ class GangsiGame(Game):
 
         return draw_state(self, state, view)
 
+    def action_places(self, state: GangsiState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.gangsi.draw.action_places`)."""
+        from boardenvs.gangsi.draw import action_places
+
+        return action_places(self, state, view)
+
     def treasure_name(self, t: int) -> str:
         """The code of treasure ``t`` (e.g. ``"A1"``)."""
         return TREASURE_CODES[t]

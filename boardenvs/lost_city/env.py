@@ -447,6 +447,13 @@ class LostCityGame(Game):
 
         return draw_state(self, state, view)
 
+    def action_places(self, state: LostCityState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.lost_city.draw.action_places`)."""
+        from boardenvs.lost_city.draw import action_places
+
+        return action_places(self, state, view)
+
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)
     """The unwrapped ``lost_city_v0`` AEC environment; see the module docstring."""

@@ -434,6 +434,13 @@ class NeighborhoodGame(Game):
 
         return draw_state(self, state, view)
 
+    def action_places(self, state: NeighborhoodState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.neighborhood.draw.action_places`)."""
+        from boardenvs.neighborhood.draw import action_places
+
+        return action_places(self, state, view)
+
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)
     """The unwrapped ``neighborhood_v0`` AEC environment; see the module docstring."""

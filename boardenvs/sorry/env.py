@@ -148,6 +148,12 @@ class SorryGame(Game):
 
         return draw_state(self, state, view)
 
+    def action_places(self, state: SorryState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:  # type: ignore[override]
+        """The pawn each move moves, on ``draw(state, view)`` (:func:`boardenvs.sorry.draw.action_places`)."""
+        from boardenvs.sorry.draw import action_places
+
+        return action_places(self, state, view)
+
     def _view(self, player: int) -> tuple[list[tuple[int, int]], list[int], list[int]]:
         """Per-seat constants of the encoding, computed once: (one-hot offset, pawn index) per pawn in
         relative seat order, the position rotation table, and the colour one-hots."""
