@@ -96,7 +96,9 @@ def create_app(database: str | Path) -> Starlette:
     def replay_file(request: Request) -> Response:
         table = Table(record(request.path_params["id"], "play"))
         replay = table.replay()
-        headers = {"Content-Disposition": f'attachment; filename="{table.record.game}_{table.record.id}.json"'}
+        headers = {
+            "Content-Disposition": f'attachment; filename="{table.record.game}_{table.record.id}.json"'
+        }
         return JSONResponse(replay.to_dict(), headers=headers)
 
     async def upload(request: Request) -> Response:

@@ -15,15 +15,13 @@ def _page(title: str, body: str, config: dict | None = None) -> str:
     if config is not None:
         # JSON inside <script>: "</" could end the element, so it is written as "<\/".
         data = json.dumps(config).replace("</", "<\\/")
-        script = (
-            f"<script>window.BOARDENVS = {data};</script>"
-            '<script src="/static/app.js"></script>'
-        )
+        script = f'<script>window.BOARDENVS = {data};</script><script src="/static/app.js"></script>'
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         f'<title>{escape(title)}</title><link rel=stylesheet href="/static/style.css"></head>'
-        f'<body><header><a href="/">boardenvs</a> <span>{escape(title)}</span></header>{body}{script}</body></html>'
+        f'<body><header><a href="/">boardenvs</a> <span>{escape(title)}</span></header>'
+        f"{body}{script}</body></html>"
     )
 
 
@@ -60,7 +58,8 @@ def home(selected: str, recent: list[tuple[str, str, str, int]]) -> str:
   title="one agent spec for every other seat, or one per seat in seat order, comma-separated"></label>
 <datalist id=agent-specs>{agents}</datalist>
 <label>seed <input name=seed placeholder="a fresh one" size=12></label>
-<details><summary>options of {escape(game)} (empty: the default)</summary><div class=options>{options}</div></details>
+<details><summary>options of {escape(game)} (empty: the default)</summary>
+<div class=options>{options}</div></details>
 <button type=submit data-testid=start>Start</button>
 </form>
 <p class=hint>Agents: {escape(", ".join(agent_suggestions(game)))}; any spec works
@@ -80,20 +79,22 @@ def home(selected: str, recent: list[tuple[str, str, str, int]]) -> str:
 def _controls(agents: list[str], watch: bool, replay: bool) -> str:
     views = ""
     if watch:
-        views = '<label>view <select id=view data-testid=view><option value="all">everything</option>' + "".join(
-            f'<option value="{s}">{escape(name)}</option>' for s, name in enumerate(agents)
-        ) + "</select></label>"
+        views = (
+            '<label>view <select id=view data-testid=view><option value="all">everything</option>'
+            + "".join(f'<option value="{s}">{escape(name)}</option>' for s, name in enumerate(agents))
+            + "</select></label>"
+        )
     steps = (
-        '<button id=first data-testid=first>|&lt;</button><button id=prev data-testid=prev>&lt;</button>'
-        '<button id=next data-testid=next>&gt;</button><button id=last data-testid=last>&gt;|</button>'
-        '<input type=range id=index data-testid=index min=0 max=0 value=0>'
+        "<button id=first data-testid=first>|&lt;</button><button id=prev data-testid=prev>&lt;</button>"
+        "<button id=next data-testid=next>&gt;</button><button id=last data-testid=last>&gt;|</button>"
+        "<input type=range id=index data-testid=index min=0 max=0 value=0>"
         if replay
-        else '<button id=step data-testid=step>Step</button>'
+        else "<button id=step data-testid=step>Step</button>"
     )
     return (
-        '<div class=controls><button id=play data-testid=play>Play</button>'
+        "<div class=controls><button id=play data-testid=play>Play</button>"
         f"<button id=pause data-testid=pause>Pause</button>{steps}"
-        '<label>pace <input type=range id=delay data-testid=delay min=0 max=3000 step=100 value=600>'
+        "<label>pace <input type=range id=delay data-testid=delay min=0 max=3000 step=100 value=600>"
         f"<span id=delay-text>0.6 s</span></label>{views}</div>"
     )
 

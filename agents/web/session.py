@@ -24,7 +24,7 @@ import io
 import json
 import threading
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -71,7 +71,7 @@ def game_names() -> list[str]:
     return sorted(env_names())
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_counts(game_name: str) -> tuple[int, ...]:
     """The player counts ``game_name`` can be made with (tried from 1 to 8)."""
     counts = []
@@ -84,11 +84,13 @@ def player_counts(game_name: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def default_options(game_name: str) -> tuple[tuple[str, str], ...]:
     """``(option, default as typed)`` of every option of ``game_name`` but ``num_players``."""
     options = options_to_dict(make_game(game_name).options)
-    return tuple((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in options.items() if k != "num_players")
+    return tuple(
+        (k, json.dumps(v) if not isinstance(v, str) else v) for k, v in options.items() if k != "num_players"
+    )
 
 
 def agent_suggestions(game_name: str) -> list[str]:
@@ -137,7 +139,11 @@ def new_game(store: Store, params: Mapping[str, str]) -> StoredGame:
     n = game.num_players
     seat_text = params.get("seat", "0").strip()
     try:
-        seat = None if seat_text.lower() in WATCH else parse_seat(seat_text, game, loop.derive_seeds(seed, n + 2)[n + 1])
+        seat = (
+            None
+            if seat_text.lower() in WATCH
+            else parse_seat(seat_text, game, loop.derive_seeds(seed, n + 2)[n + 1])
+        )
     except ValueError as err:
         raise WebError(str(err)) from None
     specs = split_specs([params.get("opponents", "") or "random"])
@@ -146,7 +152,8 @@ def new_game(store: Store, params: Mapping[str, str]) -> StoredGame:
         specs = specs * len(agent_seats)
     if len(specs) != len(agent_seats):
         raise WebError(
-            f"give one agent spec for every agent seat, or one per agent seat ({len(agent_seats)}), not {len(specs)}"
+            "give one agent spec for every agent seat, or one per agent seat "
+            f"({len(agent_seats)}), not {len(specs)}"
         )
     players = ["human"] * n
     for p, spec in zip(agent_seats, specs, strict=True):
@@ -324,7 +331,9 @@ class Table:
         try:
             store.save(self.record, expected)
         except StaleError:
-            raise WebError(f"stale move: the game moved on since move {expected}; reload to see it", 409) from None
+            raise WebError(
+                f"stale move: the game moved on since move {expected}; reload to see it", 409
+            ) from None
 
     # -- what the page may see --------------------------------------------------------------------------
     def view_of(self, requested: str | None) -> int | None:
@@ -428,7 +437,9 @@ def parse_view(requested: str | None, game: Game) -> int | None:
     except ValueError:
         seat = -1
     if not 0 <= seat < game.num_players:
-        raise WebError(f"view must be 'all', a seat 0-{game.num_players - 1} or an agent name, got {requested!r}")
+        raise WebError(
+            f"view must be 'all', a seat 0-{game.num_players - 1} or an agent name, got {requested!r}"
+        )
     return seat
 
 
@@ -506,7 +517,8 @@ class ReplayView:
         state = self.game.new_initial_state()
         log = []
         for i, (player, action) in enumerate(steps[:index], 1):
-            log.append(f"{i}. {self.replay.seat_label(self.game, player)}: {state.action_to_string(action, view=view)}")
+            text = state.action_to_string(action, view=view)
+            log.append(f"{i}. {self.replay.seat_label(self.game, player)}: {text}")
             state.apply_action(action)
         if state.is_terminal():
             status = f"Game over: {result_text(self.game, state, self.replay.players)}."

@@ -156,7 +156,8 @@ class Store:
         """
         with self._lock, self._connect() as db:
             cursor = db.execute(
-                "UPDATE games SET steps = ?, num_steps = ?, chance = ?, agents = ? WHERE id = ? AND num_steps = ?",
+                "UPDATE games SET steps = ?, num_steps = ?, chance = ?, agents = ? "
+                "WHERE id = ? AND num_steps = ?",
                 (
                     _steps_json(record.steps), len(record.steps), json.dumps(record.chance),
                     json.dumps(record.agents), record.id, expected,

@@ -17,6 +17,9 @@ from boardenvs.core.fields import Fields, StateDictError, show
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import State
 
+#: A place on a picture, ``(x0, y0, x1, y1)`` in pixels (:meth:`Game.action_places`).
+Place = tuple[float, float, float, float]
+
 
 class Game(ABC):
     """A game with fixed options; subclasses set ``name``, ``Options`` and ``state_class``."""
@@ -90,7 +93,7 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.name} has no pictures")
 
-    def action_places(self, state: State, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:
+    def action_places(self, state: State, view: int | None = None) -> dict[int, Place]:
         """Where on :meth:`draw`'s picture the legal actions of the player to move have a place (a pawn
         to move, a square to go to): ``{action: (x0, y0, x1, y1)}`` in the picture's pixels, from
         ``view``'s picture. Actions without a place are left out; several actions may share one (a pawn

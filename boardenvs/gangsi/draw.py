@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import (
@@ -40,9 +40,9 @@ from boardenvs.gangsi.cards import (
     TREASURE_CODES,
 )
 from boardenvs.gangsi.rules import (
+    DIR,
     KYONSHI,
     PASSED,
-    DIR,
     PH_CHOOSE,
     PH_DEAL,
     PH_DIR,
@@ -710,7 +710,7 @@ def save_example(
 __all__ = ["Layout", "draw_state", "example_state", "image_size", "save_example"]
 
 
-def action_places(game: Game, state: GangsiState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:
+def action_places(game: Game, state: GangsiState, view: int | None = None) -> dict[int, Place]:
     """:meth:`boardenvs.core.game.Game.action_places`: the square next to the moving piece in each
     direction it may take (the Kyonshi's steps, a hunter's direction), on ``view``'s picture."""
     player = state.current_player()

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.core.render import BACKGROUND, HIGHLIGHT, INK, MUTED
 from boardenvs.core.state import CHANCE
@@ -881,9 +881,7 @@ def example_state(game: Game, seed: int = 36, decisions: int = 25) -> Neighborho
     return random_position(game, seed, decisions)  # type: ignore[return-value]
 
 
-def action_places(
-    game: Game, state: NeighborhoodState, view: int | None = None
-) -> dict[int, tuple[float, float, float, float]]:
+def action_places(game: Game, state: NeighborhoodState, view: int | None = None) -> dict[int, Place]:
     """:meth:`boardenvs.core.game.Game.action_places`: the square each choice names on the picture (a
     trap or Subway square, the next square of a path, the end of a straight move by direction or by
     distance) and the square of each player a choice may pick."""
@@ -894,7 +892,7 @@ def action_places(
     legal = state.legal_actions()
     kind = state.decision_kind()
     ask = _decision(state)
-    out: dict[int, tuple[float, float, float, float]] = {}
+    out: dict[int, Place] = {}
     dirs = [a for a in legal if DIR <= a < DIST]
     dists = [a for a in legal if DIST <= a < PLAYER]
     if kind == D_PATH and len(ask["cells"]) == len(dirs):

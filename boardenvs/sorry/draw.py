@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.sorry import board
@@ -524,7 +524,7 @@ def example_state(game: Game, seed: int = 7, draws: int = 60) -> SorryState:
 __all__ = ["HEIGHT", "WIDTH", "active_pawns", "draw_state", "example_state", "view_turns"]
 
 
-def action_places(game: Game, state: SorryState, view: int | None = None) -> dict[int, tuple[float, float, float, float]]:
+def action_places(game: Game, state: SorryState, view: int | None = None) -> dict[int, Place]:
     """:meth:`boardenvs.core.game.Game.action_places`: each move's pawn on ``view``'s picture (the pawn
     moved forward or backward, the pawn switched with or bumped by a Sorry!); splits have no one place."""
     player = state.current_player()
