@@ -16,6 +16,8 @@ Usage::
     python scripts/benchmark.py --no-mcts       # without the search table
     python scripts/benchmark.py --train-steps 0 # without the training table
     python scripts/benchmark.py --train-envs 2 8 32 --train-vec-env batched subproc:1 subproc:2
+    python scripts/benchmark.py --envs sorry_v0 --agents champion heuristic --agent-games 20
+                                                # also: ms a decision of these agents
 
 Each row is measured in ``--repeats`` short rounds, interleaved with the other rows, and the best
 round is reported: on a shared machine noise only ever slows a round down.
@@ -35,7 +37,14 @@ import warnings
 import numpy as np
 
 import boardenvs
-from boardenvs_agents.arena.speed import envs_table, measure_envs, measure_search, search_table
+from boardenvs_agents.arena.speed import (
+    decision_table,
+    decision_times,
+    envs_table,
+    measure_envs,
+    measure_search,
+    search_table,
+)
 from boardenvs_agents.cli import check_extra, command, fail
 
 
@@ -50,6 +59,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--envs", nargs="*", default=None, help="env names (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and the move choices")
     parser.add_argument("--no-mcts", action="store_true", help="skip the search agent's table")
+    parser.add_argument(
+        "--agents", nargs="+", default=[], metavar="SPEC",
+        help="also time these agents' decisions with a choice, in games against the heuristic",
+    )  # fmt: skip
+    parser.add_argument("--agent-games", type=int, default=8, help="games per agent and env for --agents")
     train = parser.add_argument_group("training throughput")
     train.add_argument(
         "--train-steps", type=int, default=6144,
@@ -68,8 +82,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     unknown = sorted(set(args.envs) - set(boardenvs.env_names()))
     if unknown:
         parser.error(f"unknown environment {unknown[0]!r}; available: {boardenvs.env_names()}")
-    if args.seconds <= 0 or args.repeats < 1:
-        parser.error("--seconds must be positive and --repeats at least 1")
+    if args.seconds <= 0 or args.repeats < 1 or args.agent_games < 1:
+        parser.error("--seconds must be positive, and --repeats and --agent-games at least 1")
     if args.train_steps < 0 or min(args.train_rounds, args.train_rollout, *args.train_envs) < 1:
         parser.error("--train-steps must be >= 0, and --train-rounds, --train-rollout, --train-envs >= 1")
     if args.train_game not in boardenvs.env_names():
@@ -109,6 +123,19 @@ def main(argv: list[str] | None = None) -> None:
         print("Search (MCTSPolicy, 25 simulations per decision, on decision positions of a random game):")
         print()
         print(search_table(measure_search(args.envs, args.seconds, args.seed)))
+    if args.agents:
+        print()
+        print(
+            f"Time per decision with a choice ({args.agent_games} games per row against three heuristic "
+            "players, the agent's seat rotated, one process):"
+        )
+        print()
+        rows = [
+            decision_times(boardenvs.make_game(name), spec, games=args.agent_games, seed=args.seed)
+            for name in args.envs
+            for spec in args.agents
+        ]
+        print(decision_table(rows))
     if args.train_steps:
         from boardenvs_agents.learning.speed import measure_training, training_table
 

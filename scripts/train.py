@@ -1,4 +1,4 @@
-"""Train MaskablePPO or masked DQN on a boardenvs game, against a pool of opponents.
+"""Train MaskablePPO, masked DQN or expert iteration on a boardenvs game.
 
     python scripts/train.py --config configs/sorry_v0/ppo.yaml
     python scripts/train.py --config configs/sorry_v0/ppo.yaml --set total_timesteps=20000 --set eval.games=40
@@ -13,6 +13,11 @@ checkpoints (``checkpoint/``, the last two), self-play snapshots, and at the end
 a run that was killed, even with SIGKILL, from its last checkpoint, exactly as if it had not been
 stopped (see :mod:`boardenvs_agents.learning.run`); ``--set`` with ``--resume`` may change only
 ``total_timesteps``, ``checkpoint_every``, ``vec_env`` and ``torch_threads``.
+
+Expert iteration (``algo: exit``, ``configs/<game>/exit.yaml``) trains by a loop of its own, which this
+command hands the config or run to (:mod:`boardenvs_agents.learning.expert.run`): iterations of
+self-play with search and a fit, ``eval.csv`` of the network alone after each, ``--resume`` after any
+stop (``--set iterations=N`` to go on; ``workers`` and ``backend`` may change too).
 
 Exit codes: 0 done; 2 a bad command line or config, or a run that cannot be started or resumed (a
 one-line message; nothing was written).
@@ -70,14 +75,13 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     """Run (or resume) a training run and print its report; returns its final metrics."""
     args = parse_args(argv)
     # The train extra (pyyaml, torch, Stable-Baselines3), imported once the arguments are read.
-    from boardenvs_agents.learning.config import load_config
-    from boardenvs_agents.learning.run import RunError, resume_run, start_run
+    from boardenvs_agents.learning.run import RunError, resume_run, start_run_from_file
 
     try:
         if args.resume:
             result = resume_run(args.resume, args.set, progress=not args.no_progress)
         else:
-            result = start_run(load_config(args.config, args.set), args.runs, args.name, not args.no_progress)
+            result = start_run_from_file(args.config, args.set, args.runs, args.name, not args.no_progress)
     except (OptionError, RunError) as err:
         cli.fail(str(err))
     report(result)
@@ -97,7 +101,11 @@ def report(result: RunResult) -> None:
     seconds = metrics.get("train_seconds_this_session") or 0.0
     print(f"\nrun: {result.run_dir}\nmodel: {result.run_dir / 'final_model.zip'}\n")
     steps = metrics["timesteps"]
-    print(f"{metrics['game']}, {metrics['algo']}, {steps:,} steps, {seconds:.0f} s this session")
+    # Expert iteration counts iterations and searched decisions (its examples), not env steps.
+    done = f"{steps:,} steps"
+    if "iterations" in metrics:
+        done = f"{metrics['iterations']} iterations, {steps:,} examples"
+    print(f"{metrics['game']}, {metrics['algo']}, {done}, {seconds:.0f} s this session")
     print("| opponent | games | wins | win rate [95% CI] | mean length |")
     print("|---|---|---|---|---|")
     for rec in metrics["final_eval"]:

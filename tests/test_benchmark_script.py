@@ -111,3 +111,41 @@ def test_the_measuring_library_gives_the_rows_and_refuses_bad_input():
         measure_envs(["nope_v0"], seconds=1)
     with pytest.raises(ValueError, match="repeats at least 1"):
         measure_envs(["sorry_v0"], seconds=1, repeats=0)
+
+
+def test_decision_times_time_every_decision_with_a_choice_of_the_agent_and_nothing_else():
+    """The agent's seat rotates over the games, and exactly its decisions with more than one legal
+    action are timed (counted independently by replaying the same games with a counting agent)."""
+    from boardenvs import make_game
+    from boardenvs_agents.arena.match import play_game
+    from boardenvs_agents.arena.speed import decision_table, decision_times
+    from boardenvs_agents.registry import make_policy
+
+    game = make_game("sorry_v0", num_players=2)
+    measured = decision_times(game, "heuristic", opponent="random", games=2, seed=5)
+
+    class Counting:
+        """The heuristic, counting its decisions with a choice."""
+
+        def __init__(self):
+            self.inner = make_policy("heuristic", "sorry_v0", seed=5, game_options={"num_players": 2})
+            self.name, self.choices = "heuristic", 0
+
+        def reset(self, seed=None):
+            self.inner.reset(seed)
+
+        def act(self, state):
+            self.choices += len(state.legal_actions()) > 1
+            return self.inner.act(state)
+
+    counting = Counting()
+    two = {"num_players": 2}
+    for g in range(2):
+        others = [make_policy("random", "sorry_v0", seed=5, game_options=two) for _ in range(2)]
+        seats = [counting if p == g % 2 else others[p] for p in range(2)]
+        play_game(game, seats, 5 + g)
+    assert len(measured.seconds) == counting.choices > 0
+    assert all(s >= 0 for s in measured.seconds)
+    assert measured.milliseconds(0.5) <= measured.milliseconds(1.0)
+    row = decision_table([measured]).splitlines()[2]
+    assert row.startswith(f"| sorry_v0 | `heuristic` | {counting.choices} |")

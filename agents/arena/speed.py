@@ -236,3 +236,66 @@ def search_table(rows: Sequence[tuple[str, str, float]]) -> str:
     lines = ["| env | rollouts | sims/s | ms per decision at 100 sims |", "|---|---|---:|---:|"]
     lines += [f"| {name} | {label} | {rate:,.0f} | {100_000 / rate:,.1f} |" for name, label, rate in rows]
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class DecisionTimes:
+    """How long an agent takes over its decisions with a choice (:func:`decision_times`)."""
+
+    #: The env and the agent's spec.
+    game: str
+    spec: str
+    #: Seconds of each decision with more than one legal action, in the order played.
+    seconds: tuple[float, ...]
+
+    def milliseconds(self, q: float | None = None) -> float:
+        """The mean (``q`` None) or the ``q`` quantile (0.5: the median) of the decisions, in ms."""
+        values = np.asarray(self.seconds) * 1000.0
+        return float(values.mean() if q is None else np.quantile(values, q))
+
+
+def decision_times(
+    game: Game, spec: str, opponent: str = "heuristic", games: int = 4, seed: int = 0
+) -> DecisionTimes:
+    """Time every decision with a choice of the agent ``spec`` (built by the registry for ``game``'s
+    options) over ``games`` games against ``opponent`` in every other seat, its seat rotated (game
+    ``g`` in seat ``g mod players``, seed ``seed + g``), in this process: CPU-bound wall-clock time,
+    so measure with the machine to yourself."""
+    from boardenvs.core.options import options_to_dict
+    from boardenvs_agents.arena.match import play_game
+    from boardenvs_agents.registry import make_policy
+
+    options = options_to_dict(game.options)
+    agent = make_policy(spec, game.name, seed=seed, game_options=options)
+    others = [
+        make_policy(opponent, game.name, seed=seed, game_options=options) for _ in range(game.num_players)
+    ]
+    times: list[float] = []
+    choose = agent.act
+
+    def timed(state: State) -> int:
+        began = time.perf_counter()
+        action = choose(state)
+        if len(state.legal_actions()) > 1:
+            times.append(time.perf_counter() - began)
+        return action
+
+    agent.act = timed  # type: ignore[method-assign]
+    for g in range(games):
+        seat = g % game.num_players
+        play_game(game, [agent if p == seat else others[p] for p in range(game.num_players)], seed + g)
+    return DecisionTimes(game.name, spec, tuple(times))
+
+
+def decision_table(rows: Sequence[DecisionTimes]) -> str:
+    """The Markdown table of :func:`decision_times` results."""
+    lines = [
+        "| env | agent | decisions | ms a decision (mean) | median | 95th percentile |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {r.game} | `{r.spec}` | {len(r.seconds)} | {r.milliseconds():.1f} | {r.milliseconds(0.5):.1f} | "
+        f"{r.milliseconds(0.95):.1f} |"
+        for r in rows
+    ]
+    return "\n".join(lines)

@@ -187,6 +187,11 @@ def check_config(config: TrainConfig, where: str = "config: ") -> None:
             f"got {config.algo!r}"
         )
     algorithm = config.algorithm
+    if algorithm.runner:
+        raise OptionError(
+            f"{where}algo {config.algo} trains by its own runner ({algorithm.runner}), with a config of its "
+            f"own (configs/<game>/{config.algo}.yaml): boardenvs-train --config <that file>"
+        )
     if config.game not in boardenvs.env_names():
         raise OptionError(f"{where}game {config.game!r} is unknown; available: {boardenvs.env_names()}")
     try:

@@ -26,6 +26,9 @@ checkpoint files hold all it trains on
 checkpoint is done again. Not restored: TensorBoard events written after the checkpoint appear twice,
 and timings (steps per second) are per session.
 
+An algorithm whose record names a runner of its own (expert iteration) is handed its configs and run
+directories by :func:`start_run_from_file` and :func:`resume_run`.
+
 A resume is refused, with nothing written, when the run directory, its config or every checkpoint
 is unreadable, or when ``--set`` tries to change anything but :data:`RESUMABLE_KEYS`; the run stays
 resumable. An unreadable newest checkpoint (a truncated ``model.zip`` or ``state.json``) falls back
@@ -50,6 +53,8 @@ import numpy as np
 
 from boardenvs.core.options import OptionError
 from boardenvs_agents.cli import progress_bar
+from boardenvs_agents.config import read_config
+from boardenvs_agents.learning.algorithms import algorithm_names, get_algorithm
 from boardenvs_agents.learning.checkpoint import (
     checkpoint_dirs,
     read_state,
@@ -73,11 +78,11 @@ class RunResult:
 
     #: The run directory.
     run_dir: Path
-    #: The run's config.
-    config: TrainConfig
+    #: The run's config (an algorithm with a runner of its own has its own config class).
+    config: TrainConfig | Any
     #: ``metrics.json``: steps, updates, timings of this session, the final evaluation.
     metrics: dict[str, Any]
-    #: The step resumed from (``None``: started from scratch).
+    #: The step resumed from (``None``: started from scratch; a runner's own unit, e.g. iterations).
     resumed_from: int | None = None
     #: True when the run had already finished and nothing was done.
     already_finished: bool = False
@@ -96,6 +101,36 @@ def say(message: str) -> None:
 def default_run_name(config: TrainConfig) -> str:
     """``<game>__<algo>__<seed>__<date>-<time>``."""
     return f"{config.game}__{config.algo}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def start_run_from_file(
+    path: str | Path | None,
+    overrides: Sequence[str] = (),
+    runs: str | Path = "runs",
+    name: str | None = None,
+    progress: bool = True,
+) -> RunResult:
+    """Start a run of the config file ``path`` with ``--set`` overrides: :func:`start_run`, or the
+    algorithm's own runner (:attr:`Algorithm.runner <boardenvs_agents.learning.algorithms.Algorithm.runner>`:
+    expert iteration) when its ``algo`` has one.
+
+    Raises:
+        OptionError: for a bad config (the standard run's check).
+        RunError: for a run that cannot be started.
+    """
+    raw, where = read_config(path, overrides)
+    runner = _runner_of(raw.get("algo", TrainConfig.algo))
+    if runner is not None:
+        return runner.start_run(raw, where, runs, name, progress)
+    return start_run(load_config(path, overrides), runs, name, progress)
+
+
+def _runner_of(algo: Any) -> Any:
+    """The runner module of the registered algorithm ``algo``, or ``None`` (the standard run; also for
+    a name nobody registered, which the config check then names)."""
+    if not isinstance(algo, str) or algo not in algorithm_names():
+        return None
+    return get_algorithm(algo).runner_module
 
 
 def start_run(
@@ -134,6 +169,13 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
     config_file = run_dir / "config.yaml"
     if not config_file.is_file():
         raise RunError(f"{run_dir} is not a run directory (no config.yaml)")
+    try:
+        raw, _ = read_config(config_file)
+    except OptionError as err:
+        raise RunError(str(err)) from err
+    runner = _runner_of(raw.get("algo"))
+    if runner is not None:
+        return runner.resume_run(run_dir, overrides, progress)
     for item in overrides:
         key = item.partition("=")[0].strip()
         if key not in RESUMABLE_KEYS:

@@ -4,8 +4,8 @@ The champion of a game is the first spec of its recipe, the ``champion`` of the 
 (:class:`~boardenvs_agents.games.record.GameRecord`, ``agents/games/<game>.py``), that can be built
 for the options asked (a learned base needs a shipped model trained for them; otherwise the next spec
 is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("The champion"), with
-the commands there. Options given to ``champion`` (``champion:seconds=0.05``) are passed to the spec's
-search.
+the commands there. Options given to ``champion`` (``champion:sims=32``) are passed to the spec's
+search (an ``mcts:`` or ``rollouts:`` spec; a spec without search takes none).
 """
 
 from __future__ import annotations
@@ -16,35 +16,49 @@ from boardenvs_agents.base import Policy
 from boardenvs_agents.games import require
 from boardenvs_agents.registry import make_policy
 
+#: The spec prefixes of the searches a champion's options go to.
+SEARCHES = ("mcts:", "rollouts:")
+
 
 def make_champion(
     game_name: str, seed: int | None, game_options: dict[str, Any] | None, **options: Any
 ) -> Policy:
     """The factory of ``champion`` (any game; entry point ``boardenvs_agents.agents``): the first spec
     of the game's recipe (its record's ``champion``) that builds for ``game_options``, named
-    ``champion``; ``options`` go to its search (``seconds``, ``top``, ...). Its spec is kept in
-    ``policy.spec``.
+    ``champion``; ``options`` go to its search (``sims``, ``seconds``, ``top``, ...). Its spec is kept
+    in ``policy.spec``.
 
     Raises:
         ValueError: for a game without a champion (``MissingRecordError``), or when no spec builds.
     """
     recipe = require(game_name, "champion", "the champion")
-    extra = "".join(f",{key}={value}" for key, value in options.items())
     errors = []
-    for spec in recipe:
-        if extra and not spec.startswith("rollouts:"):
+    for recipe_spec in recipe:
+        if options and not recipe_spec.startswith(SEARCHES):
             raise ValueError(
-                f"the champion of {game_name} with {game_options} is {spec!r}, which takes no search "
-                f"options (got {sorted(options)})"
+                f"the champion of {game_name} with {game_options} is {recipe_spec!r}, which takes no "
+                f"search options (got {sorted(options)})"
             )
+        spec = with_options(recipe_spec, options)
         try:
-            policy = make_policy(spec + extra, game_name, seed=seed, game_options=game_options)
+            policy = make_policy(spec, game_name, seed=seed, game_options=game_options)
         except (ValueError, FileNotFoundError) as err:
-            if extra and str(err).startswith("rollouts:"):
+            if options and str(err).startswith(SEARCHES):
                 raise  # a bad option of the caller's, not a missing model
             errors.append(f"{spec}: {err}")
             continue
         policy.name = "champion"
-        policy.spec = spec + extra
+        policy.spec = spec
         return policy
     raise ValueError(f"no champion builds for {game_name} with {game_options}: " + "; ".join(errors))
+
+
+def with_options(spec: str, options: dict[str, Any]) -> str:
+    """``spec`` with ``options`` set: each replaces the spec's own option of that key, or is added
+    (``with_options("mcts:sims=16,c=1", {"sims": 32})`` is ``"mcts:c=1,sims=32"``)."""
+    if not options:
+        return spec
+    name, _, rest = spec.partition(":")
+    items = [item for item in rest.split(",") if item and item.partition("=")[0].strip() not in options]
+    items += [f"{key}={value}" for key, value in options.items()]
+    return f"{name}:{','.join(items)}"

@@ -27,13 +27,18 @@ ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ROOT / "docs" / "adding-an-algorithm.md"
 
 
-def test_ppo_and_dqn_are_registered_by_the_package_as_any_other_would_be():
+def test_ppo_dqn_and_exit_are_registered_by_the_package_as_any_other_would_be():
     registered = distribution("boardenvs").entry_points.select(group=ENTRY_POINT_GROUP)
     assert {e.name: e.value for e in registered} == {
         "ppo": "boardenvs_agents.learning.algorithms.ppo:PPO",
         "dqn": "boardenvs_agents.learning.algorithms.dqn:DQN",
+        "exit": "boardenvs_agents.learning.algorithms.expert_iteration:EXIT",
     }
-    assert {"ppo", "dqn"} <= set(algorithm_names()) <= set(policy_names())
+    assert {"ppo", "dqn", "exit"} <= set(algorithm_names()) <= set(policy_names())
+    # Expert iteration's network is a MaskablePPO actor-critic; its training loop is its own runner.
+    exit_ = get_algorithm("exit")
+    assert exit_.model_class.__name__ == "MaskablePPO" and exit_.runner_module.__name__.endswith("expert.run")
+    assert get_algorithm("ppo").runner_module is None
     ppo, dqn = get_algorithm("ppo"), get_algorithm("dqn")
     assert (ppo.model_class.__name__, dqn.model_class.__name__) == ("MaskablePPO", "MaskedDQN")
     # What the branches on the name used to say, now each record's.
@@ -43,13 +48,16 @@ def test_ppo_and_dqn_are_registered_by_the_package_as_any_other_would_be():
 
 def test_an_unregistered_algorithm_is_refused_with_the_registered_names():
     with pytest.raises(
-        OptionError, match=r"'algo' must be one of the registered algorithms \('dqn', 'ppo'\)"
+        OptionError, match=r"'algo' must be one of the registered algorithms \('dqn', 'exit', 'ppo'\)"
     ):
         load_config(None, ["algo=a2c"])
-    with pytest.raises(ValueError, match=r"unknown algorithm 'a2c'; registered: \['dqn', 'ppo'\]"):
+    with pytest.raises(ValueError, match=r"unknown algorithm 'a2c'; registered: \['dqn', 'exit', 'ppo'\]"):
         get_algorithm("a2c")
     with pytest.raises(ValueError, match="unknown agent 'a2c'"):
         make_policy("a2c:sorry_v0", "sorry_v0")
+    # A training config of the standard run may not name an algorithm with a runner of its own.
+    with pytest.raises(OptionError, match="algo exit trains by its own runner"):
+        load_config(None, ["algo=exit"])
 
 
 def test_a_record_names_its_model_class_as_module_and_class():

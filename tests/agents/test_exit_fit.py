@@ -12,6 +12,7 @@ import yaml
 from boardenvs import make_game
 from boardenvs.core.options import OptionError
 from boardenvs.wrappers.single_agent import SingleAgentEnv
+from boardenvs_agents.arena.report import read_eval_log
 from boardenvs_agents.learning.expert import ExItConfig, SelfPlayConfig, fit, generate, run_iterations
 from boardenvs_agents.learning.expert import chunks as chunk_files
 from boardenvs_agents.learning.expert.iterate import start_model_path
@@ -89,6 +90,7 @@ TINY = {
     "fit": {"epochs": 1},
     "window": 2,
     "seed": 7,
+    "eval": {"games": 4},
 }
 
 
@@ -176,22 +178,51 @@ def test_a_bad_config_key_is_refused_naming_it(tmp_path):
         ExItConfig.from_dict({k: v for k, v in TINY.items() if k != "start"})
     with pytest.raises(ValueError, match="ppo"):
         run_iterations(ExItConfig.from_dict({**TINY, "start": "dqn:sorry_v0"}), tmp_path / "run")
+    with pytest.raises(ValueError, match="'exit'"):
+        ExItConfig.from_dict({**TINY, "algo": "ppo"})
     assert not (tmp_path / "run").exists()
 
 
-def test_the_script_refuses_a_bad_key_and_a_folder_holding_a_run(tmp_path, capsys):
-    """scripts/exit.py stops with status 2 and one line naming the bad key, and without --resume it
-    will not write into a folder that holds a run."""
-    from boardenvs_agents.scripts.exit import run
+def test_boardenvs_train_runs_resumes_and_refuses_expert_iteration_as_it_does_ppo(tmp_path, capsys):
+    """``algo: exit`` through ``boardenvs-train``: a bad key stops it with status 2 and one line naming
+    the key, nothing written; a run of one iteration resumed with ``iterations`` raised ends with the
+    weights and ``eval.csv`` of a run of two never stopped; a resume may change nothing the networks
+    depend on, and an existing run is not overwritten; the final model plays as ``exit:<path>``."""
+    from boardenvs_agents.scripts.train import run as train_run
+
+    def stopped_with(argv):
+        with pytest.raises(SystemExit) as stopped:
+            train_run(argv)
+        assert stopped.value.code == 2
+        return capsys.readouterr().err
 
     config = tmp_path / "exit.yaml"
-    config.write_text(yaml.safe_dump({**TINY, "windw": 2}))
-    with pytest.raises(SystemExit) as stopped:
-        run(["--config", str(config), "--out", str(tmp_path / "run")])
-    assert stopped.value.code == 2 and "'windw'" in capsys.readouterr().err
-    (tmp_path / "run").mkdir()
-    (tmp_path / "run" / "exit.json").write_text("{}")
-    config.write_text(yaml.safe_dump(TINY))
-    with pytest.raises(SystemExit) as stopped:
-        run(["--config", str(config), "--out", str(tmp_path / "run")])
-    assert stopped.value.code == 2 and "--resume" in capsys.readouterr().err
+    config.write_text(yaml.safe_dump({**TINY, "algo": "exit", "windw": 2}))
+    runs = ["--runs", str(tmp_path / "runs"), "--no-progress"]
+    assert "'windw'" in stopped_with(["--config", str(config), "--name", "bad", *runs])
+    assert not (tmp_path / "runs" / "bad").exists()
+
+    config.write_text(yaml.safe_dump({**TINY, "algo": "exit"}))
+    whole = train_run(["--config", str(config), "--name", "whole", *runs])
+    assert (whole["algo"], whole["iterations"]) == ("exit", 2)
+    assert whole["examples"] == whole["timesteps"] > 0 and whole["final_eval"][0]["games"] == 4
+    first = train_run(["--config", str(config), "--name", "part", "--set", "iterations=1", *runs])
+    resumed = train_run(["--resume", str(tmp_path / "runs" / "part"), "--set", "iterations=2", *runs])
+    assert resumed["final_eval"] == whole["final_eval"] and resumed["examples"] == whole["examples"]
+    game = make_game("sorry_v0", **OPTIONS)
+    a, meta = load_model(tmp_path / "runs" / "whole" / "final_model.zip", game)
+    b, _ = load_model(tmp_path / "runs" / "part" / "final_model.zip", game)
+    assert all(torch.equal(x, y) for x, y in zip(weights(a), weights(b), strict=True))
+    assert meta["algo"] == "exit" and meta["expert_iteration"]["iteration"] == 1
+    csv_rows = (tmp_path / "runs" / "whole" / "eval.csv").read_text().splitlines()
+    assert csv_rows == (tmp_path / "runs" / "part" / "eval.csv").read_text().splitlines()
+    assert csv_rows[0].startswith("step,iteration,opponent") and len(csv_rows) == 3
+    assert [row["step"] for row in read_eval_log(tmp_path / "runs" / "whole")] == [
+        first["examples"], whole["examples"]
+    ]
+
+    assert "only iterations" in stopped_with(["--resume", str(tmp_path / "runs" / "part"), "--set", "seed=3"])
+    assert "--resume" in stopped_with(["--config", str(config), "--name", "whole", *runs])
+    final = str(tmp_path / "runs" / "whole" / "final_model.zip")
+    assert make_policy(f"exit:{final}", "sorry_v0", game_options=OPTIONS).name == f"exit:{final}"
+    make_policy(f"mcts:evaluator=exit:{final},sims=2", "sorry_v0", game_options=OPTIONS)

@@ -25,8 +25,8 @@ from boardenvs_agents.scripts.train import run as train_run
 
 ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
-# scripts/train_rllib.py's, tested in tests/rllib/; exit.yaml is scripts/exit.py's, tested in
-# test_exit_fit.py).
+# scripts/train_rllib.py's, tested in tests/rllib/; exit.yaml is expert iteration's, whose runner
+# boardenvs-train hands it to, tested in test_exit_fit.py).
 CONFIGS = sorted(
     p for p in (ROOT / "configs").glob("*/*.yaml") if not p.stem.startswith(("league", "rllib", "exit"))
 )

@@ -89,6 +89,13 @@ class Algorithm:
             empty: ``net_arch`` is a list of layer sizes only.
         trial_limits: upper bounds of hyperparameters in the config check's trial build (DQN: a replay
             buffer of 1,000 stands in for the run's).
+        runner: the module of an algorithm that trains by a loop of its own instead of the model's
+            ``learn`` on the training envs (expert iteration: self-play with search, then a fit):
+            ``boardenvs-train`` hands a config of this algorithm to the module's ``start_run(raw,
+            where, runs, name, progress)`` and a run directory of it to ``resume_run(run_dir,
+            overrides, progress)``, both returning a :class:`~boardenvs_agents.learning.run.RunResult`
+            (:mod:`boardenvs_agents.learning.expert.run`). Empty: the run of
+            :mod:`boardenvs_agents.learning.run` (SB3's ``learn``, checkpoints, evaluations).
     """
 
     name: str
@@ -99,6 +106,7 @@ class Algorithm:
     hyperparameter_rules: Mapping[str, Rule] = field(default_factory=dict, hash=False)
     net_arch_heads: tuple[str, ...] = ()
     trial_limits: Mapping[str, int] = field(default_factory=dict, hash=False)
+    runner: str = ""
 
     def __post_init__(self) -> None:
         module, colon, attribute = self.model.partition(":")
@@ -106,6 +114,12 @@ class Algorithm:
             raise ValueError(f"algorithm {self.name!r}: model is 'module:Class', got {self.model!r}")
 
     # -- the model class and its hyperparameters ---------------------------------------------------
+    @property
+    def runner_module(self) -> Any:
+        """The module of :attr:`runner` (imported now), or ``None`` for an algorithm trained by the
+        standard run."""
+        return importlib.import_module(self.runner) if self.runner else None
+
     @property
     def model_class(self) -> type:
         """The model class (imported now)."""

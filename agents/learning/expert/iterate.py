@@ -12,10 +12,15 @@ Iteration ``i`` (from 0) of an :class:`ExItConfig`:
    on the examples of the last ``window`` iterations (this one and up to ``window - 1`` before it: a
    replay window; their games are numbered apart, so a held-out game stays whole);
 3. it is saved to ``out/iter_{i:03d}/model.zip`` with the project's
-   :func:`~boardenvs_agents.learning.models.save_model` and the start model's metadata (the game,
-   options and algorithm ``ppo``, plus an ``expert_iteration`` entry), so that
-   ``ppo:out/iter_003/model.zip`` plays it and ``mcts:evaluator=ppo:out/iter_003/model.zip`` searches
-   with it; then ``out/iter_{i:03d}/report.json``: the fit's report, the examples, the seconds.
+   :func:`~boardenvs_agents.learning.models.save_model` and the start model's metadata (the game and
+   options, the algorithm ``exit``, plus an ``expert_iteration`` entry), so that
+   ``exit:out/iter_003/model.zip`` plays it and ``mcts:evaluator=exit:out/iter_003/model.zip``
+   searches with it;
+4. **evaluation** (every ``eval.every`` iterations, and the last): the network alone (greedy, no
+   search) against each of ``eval.opponents`` in every other seat, seats rotated, ``eval.games`` games
+   on the same seeds every time (``seed + 10_000``, as a training run's), so that the iterations'
+   win rates are paired; then ``out/iter_{i:03d}/report.json``: the fit's report, the evaluation, the
+   examples, the seconds.
 
 **Seeding**: iteration ``i`` plays its games with seed ``derive_seeds([seed, 0], iterations)[i]`` and
 fits with ``derive_seeds([seed, 1], iterations)[i]`` (:func:`boardenvs.core.loop.derive_seeds`: a run
@@ -26,9 +31,9 @@ of more iterations begins with the same ones).
 folder and config ends with the same final weights, bit for bit, as a run never stopped: an iteration
 whose ``report.json`` is complete (written last, atomically, beside its ``model.zip``) is skipped; a
 half-done one reads the finished chunks of its self-play, plays the others, and fits again from the
-previous model. ``out/exit.json`` records the config (less ``iterations``, ``workers`` and ``backend``,
-which do not change the results); a folder of another config is refused. Raising ``iterations`` and
-running again continues a finished run.
+previous model. ``out/exit.json`` records the config (less ``iterations``, ``workers``, ``backend`` and
+``eval``, which do not change the networks); a folder of another config is refused. Raising
+``iterations`` and running again continues a finished run.
 """
 
 from __future__ import annotations
@@ -67,6 +72,38 @@ EXIT_FORMAT = "boardenvs-exit-iterations/1"
 #: Self-play keys :class:`ExItConfig` sets itself (the rest may be given in its ``selfplay`` section).
 OWN_SELFPLAY_KEYS = ("game", "game_options", "games", "seed", "search", "workers", "backend")
 
+#: Keys of :class:`ExItConfig` that do not change the networks a run makes (left out of its manifest).
+NOT_RESULTS_KEYS = ("algo", "iterations", "workers", "backend", "eval")
+
+#: The algorithms whose models expert iteration starts from and saves (MaskablePPO actor-critics).
+NETWORK_ALGORITHMS = ("ppo", "exit")
+
+#: The evaluation's seed is the run's plus this (as a training run's).
+EVAL_SEED_OFFSET = 10_000
+
+
+@dataclass(frozen=True)
+class IterationEvalConfig:
+    """The evaluation of the network alone after an iteration (a config section, ``eval``)."""
+
+    #: Evaluate after every ``every`` iterations (and after the last); 0: after the last only.
+    every: int = 1
+    #: Games per opponent, rounded up to a whole number of seatings.
+    games: int = 400
+    #: Agent specs in every other seat.
+    opponents: tuple[str, ...] = ("heuristic",)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.every, bool) or not isinstance(self.every, int) or self.every < 0:
+            raise ValueError(f"eval.every must be an integer >= 0, got {self.every!r}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise ValueError(f"eval.games must be a positive integer, got {self.games!r}")
+
+    def due(self, iteration: int, iterations: int) -> bool:
+        """Whether iteration ``iteration`` (from 0) of ``iterations`` is evaluated."""
+        last = iteration == iterations - 1
+        return last or (self.every > 0 and (iteration + 1) % self.every == 0)
+
 
 @dataclass(frozen=True)
 class ExItConfig:
@@ -77,8 +114,11 @@ class ExItConfig:
     game: str = ""
     #: The game's options (``num_players`` and any other).
     game_options: dict[str, Any] = field(default_factory=dict)
+    #: The algorithm (``boardenvs-train`` reads it): always ``exit``.
+    algo: str = "exit"
     #: The network of iteration 0: a learned spec (``ppo:sorry_v0``: the shipped model for the game's
-    #: options) or a MaskablePPO model file saved with metadata.
+    #: options; ``exit:...`` goes on from an expert-iteration network) or a MaskablePPO model file
+    #: saved with metadata.
     start: str = ""
     #: Iterations to run.
     iterations: int = 10
@@ -99,8 +139,12 @@ class ExItConfig:
     workers: int = 1
     #: ``local``, ``process`` or ``ray`` (:class:`~.config.SelfPlayConfig`).
     backend: Literal["local", "process", "ray"] = "local"
+    #: The evaluation of the network alone after the iterations (:class:`IterationEvalConfig`).
+    eval: IterationEvalConfig = field(default_factory=IterationEvalConfig)
 
     def __post_init__(self) -> None:
+        if self.algo != "exit":
+            raise ValueError(f"algo of an expert-iteration config is 'exit', got {self.algo!r}")
         if not self.start:
             raise ValueError("'start' is required: a learned spec (ppo:sorry_v0) or a model file")
         for name in ("iterations", "window"):
@@ -128,8 +172,8 @@ class ExItConfig:
         return options_to_dict(self)
 
     def results_dict(self) -> dict[str, Any]:
-        """What the results depend on: :meth:`to_dict` without ``iterations``, ``workers`` and ``backend``."""
-        return {k: v for k, v in self.to_dict().items() if k not in ("iterations", "workers", "backend")}
+        """What the networks depend on: :meth:`to_dict` without :data:`NOT_RESULTS_KEYS`."""
+        return {k: v for k, v in self.to_dict().items() if k not in NOT_RESULTS_KEYS}
 
     def selfplay_config(self, iteration: int) -> SelfPlayConfig:
         """The self-play of iteration ``iteration``.
@@ -160,14 +204,16 @@ def start_model_path(config: ExItConfig) -> Path:
 
     Raises:
         FileNotFoundError: for a model that does not exist.
-        ValueError: for a spec of another algorithm than ``ppo`` or a shipped game with no model
-            for these options.
+        ValueError: for a spec of another algorithm than :data:`NETWORK_ALGORITHMS` or a shipped game
+            with no model for these options.
     """
     algo, sep, name = config.start.partition(":")
     if not sep:
         return resolve_model_path(config.start, "ppo")
-    if algo != "ppo":
-        raise ValueError(f"expert iteration trains MaskablePPO models (ppo:...), got start {config.start!r}")
+    if algo not in NETWORK_ALGORITHMS:
+        raise ValueError(
+            f"expert iteration trains MaskablePPO models (ppo:... or exit:...), got start {config.start!r}"
+        )
     if name == config.game:
         options = make_game(config.game, **config.game_options).options
         return resolve_model_path(name, algo, options_to_dict(options), ignore=encoding_keys(options))
@@ -244,10 +290,13 @@ def run_iterations(
         folder = iteration_folder(out, i)
         metadata = {
             **metadata,
+            "algo": "exit",
             "commit": git_commit(),
             "expert_iteration": {"iteration": i, "start": config.start, "config": config.results_dict()},
         }
         save_model(model, folder / "model.zip", metadata)
+        due = config.eval.due(i, config.iterations)
+        evaluation = evaluate_network(config, folder / "model.zip") if due else []
         final = fitted.final
         report = {
             "format": EXIT_FORMAT,
@@ -262,6 +311,7 @@ def run_iterations(
             "fit_seconds": fit_seconds,
             "seconds": time.perf_counter() - began,
             "fit": fitted.to_dict(),
+            "eval": evaluation,
         }
         atomic_write(
             folder / "report.json",
@@ -271,10 +321,29 @@ def run_iterations(
             f"exit {config.game} iteration {i + 1}/{config.iterations}: {len(examples)} examples "
             f"({report['window_examples']} in the window) in {played:.1f} s, fit {fit_seconds:.1f} s: "
             f"held-out KL {final['heldout_kl']:.3f}, agreement {final['heldout_accuracy']:.3f}, "
-            f"value MSE {final['heldout_value_mse']:.3f} -> {folder / 'model.zip'}"
+            f"value MSE {final['heldout_value_mse']:.3f}"
+            + "".join(
+                f"; vs {rec['opponent']} {rec['win_rate']:.3f} [{rec['ci95'][0]:.3f}, {rec['ci95'][1]:.3f}]"
+                for rec in evaluation
+            )
+            + f" -> {folder / 'model.zip'}"
         )
         reports.append(report)
     return reports
+
+
+def evaluate_network(config: ExItConfig, path: str | Path) -> list[dict[str, Any]]:
+    """The network saved at ``path`` alone (greedy, no search) against each of ``config.eval.opponents``
+    in every other seat, seats rotated, ``config.eval.games`` games on the seeds of ``config.seed +
+    10_000``: one record per opponent, as a training run's evaluation
+    (:func:`~boardenvs_agents.learning.training.evaluate_against`)."""
+    from boardenvs_agents.learning.models import LearnedPolicy
+    from boardenvs_agents.learning.training import evaluate_against
+
+    game = make_game(config.game, **config.game_options)
+    network = LearnedPolicy.from_file(path, game, name="learner")
+    seed = config.seed + EVAL_SEED_OFFSET
+    return [evaluate_against(game, network, spec, config.eval.games, seed) for spec in config.eval.opponents]
 
 
 def _numbered_apart(datasets: list[Dataset]) -> Dataset:

@@ -1,0 +1,160 @@
+"""Expert iteration through ``boardenvs-train``: the runner of the ``exit`` algorithm
+(:attr:`~boardenvs_agents.learning.algorithms.record.Algorithm.runner`).
+
+    boardenvs-train --config sorry_v0/exit                # a new run in runs/sorry_v0__exit__0__<time>
+    boardenvs-train --resume runs/sorry_v0__exit__0__<time>  # after any stop, or to go on
+    boardenvs-train --resume <run> --set iterations=30       # a finished run, further
+
+A run directory holds the exact config (``config.yaml``), the iterations of
+:func:`~.iterate.run_iterations` (``exit.json``, ``iter_NNN/``: self-play data, ``model.zip``,
+``report.json``), ``eval.csv`` (the network alone after each evaluated iteration, one row per
+opponent, in a training run's columns, ``step`` counting the self-play examples: the curve the league
+pages draw), and at the end ``final_model.zip`` (the last iteration's network, which
+``exit:<run>/final_model.zip`` plays) and ``metrics.json``. Resuming is the iterations' own: a run
+killed anywhere ends with the same weights, bit for bit, as a run never stopped. A resume may change
+only :data:`RESUMABLE_KEYS` (what does not change the networks).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from boardenvs.core.options import OptionError
+from boardenvs_agents.config import parse_override
+from boardenvs_agents.learning.expert.iterate import (
+    ExItConfig,
+    finished_report,
+    iteration_folder,
+    run_iterations,
+)
+from boardenvs_agents.learning.models import atomic_write
+from boardenvs_agents.learning.run import RunError, RunResult, default_run_name, say
+
+#: Config keys a resume may change with ``--set``: they do not change the networks.
+RESUMABLE_KEYS = ("iterations", "workers", "backend")
+
+#: The columns of ``eval.csv``: a training run's (:mod:`boardenvs_agents.learning.training`), so the
+#: league pages draw its curve, with ``step`` the self-play examples (searched decisions) so far.
+EVAL_COLUMNS = ("step", "iteration", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
+
+
+def load_exit_config(raw: dict[str, Any], where: str) -> ExItConfig:
+    """The checked config of a mapping.
+
+    Raises:
+        RunError: naming the key and the file.
+    """
+    try:
+        return ExItConfig.from_dict(raw, where=where)
+    except (OptionError, ValueError) as err:
+        message = str(err)
+        raise RunError(message if message.startswith(where) else where + message) from err
+
+
+def start_run(
+    raw: dict[str, Any], where: str, runs: str | Path = "runs", name: str | None = None, progress: bool = True
+) -> RunResult:
+    """Create ``runs/<name>`` with the config and run its iterations.
+
+    Raises:
+        RunError: for a bad config or a run directory that exists already (nothing is written).
+    """
+    config = load_exit_config(raw, where)
+    run_dir = Path(runs) / (name or default_run_name(config))
+    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+        raise RunError(f"{run_dir} already exists; use --resume to continue it or --name for a new run")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot create the run directory {run_dir}: {err}") from err
+    _save_config(config, run_dir / "config.yaml")
+    return _run(run_dir, config, progress, resumed=False)
+
+
+def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: bool = True) -> RunResult:
+    """Continue the run in ``run_dir`` (its finished iterations are kept, a half-done one goes on
+    from its finished self-play chunks); ``overrides`` may change only :data:`RESUMABLE_KEYS`.
+
+    Raises:
+        RunError: naming what is wrong, before anything is written.
+    """
+    run_dir = Path(run_dir)
+    config_file = run_dir / "config.yaml"
+    try:
+        raw = yaml.safe_load(config_file.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise RunError(f"{run_dir} is not a run directory ({config_file}: {err})") from err
+    for item in overrides:
+        key, value = parse_override(item)
+        if key not in RESUMABLE_KEYS:
+            raise RunError(
+                f"--set {key}: a resumed run keeps its config; only {', '.join(RESUMABLE_KEYS)} may change "
+                "(start a new run for anything else)"
+            )
+        raw[key] = value
+    config = load_exit_config(raw, f"{config_file}: ")
+    if overrides:
+        atomic_write(config_file, lambda tmp: _save_config(config, tmp))
+    say(f"resuming {run_dir}")
+    return _run(run_dir, config, progress, resumed=True)
+
+
+def _run(run_dir: Path, config: ExItConfig, progress: bool, resumed: bool) -> RunResult:
+    """Run the iterations in ``run_dir``, then write ``eval.csv``, ``final_model.zip``, ``metrics.json``."""
+    finished = (finished_report(run_dir, i) is not None for i in range(config.iterations))
+    done = sum(finished) if resumed else None
+    began = time.perf_counter()
+    try:
+        reports = run_iterations(config, run_dir, progress=say, show_games=progress)
+    except (OptionError, ValueError, FileNotFoundError) as err:
+        raise RunError(str(err)) from err
+    seconds = time.perf_counter() - began
+    last = reports[-1]
+    final_eval = last.get("eval") or []
+    examples = sum(report["examples"] for report in reports)
+    metrics = {
+        "game": config.game,
+        "algo": config.algo,
+        "iterations": len(reports),
+        "timesteps": examples,
+        "examples": examples,
+        "train_seconds_this_session": seconds,
+        "final_fit": last["fit"]["epochs"][-1],
+        "final_eval": final_eval,
+    }
+    atomic_write(run_dir / "eval.csv", lambda tmp: tmp.write_text(_eval_csv(reports), encoding="utf-8"))
+    final_model = iteration_folder(run_dir, last["iteration"]) / "model.zip"
+    atomic_write(run_dir / "final_model.zip", lambda tmp: shutil.copyfile(final_model, tmp))
+    atomic_write(run_dir / "metrics.json", lambda tmp: tmp.write_text(json.dumps(metrics, indent=2)))
+    return RunResult(run_dir, config, metrics, resumed_from=done)
+
+
+def _eval_csv(reports: list[dict[str, Any]]) -> str:
+    """``eval.csv``: one row per evaluated iteration and opponent, its step the examples up to it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EVAL_COLUMNS)
+    examples = 0
+    for report in reports:
+        examples += report["examples"]
+        for rec in report.get("eval") or []:
+            low, high = rec["ci95"]
+            writer.writerow(
+                [examples, report["iteration"], rec["opponent"], rec["games"], rec["wins"],
+                 f"{rec['win_rate']:.4f}", f"{low:.4f}", f"{high:.4f}"]
+            )  # fmt: skip
+    return out.getvalue()
+
+
+def _save_config(config: ExItConfig, path: str | Path) -> None:
+    """Write ``config`` as YAML (the run directory keeps the exact config it ran with)."""
+    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
