@@ -44,7 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if not 1 <= args.port <= 65535:
         fail(f"argument --port: must be 1-65535, got {args.port}")
-    check_extra("web", "starlette", "uvicorn", "PIL")
+    try:  # an extra missing: one line, no usage (the command line is right)
+        check_extra("web", "starlette", "uvicorn", "PIL")
+    except ImportError as err:
+        fail(str(err))
     if args.database.is_dir():
         fail(f"--database {args.database} is a folder, not a file")
     import sqlite3
