@@ -53,7 +53,9 @@ def create_app(database: str | Path) -> Starlette:
 
     def new(request: Request) -> Response:
         stored = new_game(store, dict(request.query_params))
-        return RedirectResponse(f"/game/{stored.id}", status_code=303)
+        delay = request.query_params.get("delay", "")
+        pace = f"?delay={int(delay)}" if delay.isdigit() else ""  # the agents' pace, passed on
+        return RedirectResponse(f"/game/{stored.id}{pace}", status_code=303)
 
     def game_page(request: Request) -> Response:
         stored = record(request.path_params["id"], "play")

@@ -44,8 +44,9 @@ from boardenvs_agents.play import parse_seat, verdict
 from boardenvs_agents.registry import algorithm_names, make_policy
 from boardenvs_agents.web.store import StaleError, Store, StoredGame
 
-#: The parameters of ``/new`` that are not game options.
-SETUP_KEYS = ("game", "num_players", "seat", "opponents", "seed")
+#: The parameters of ``/new`` that are not game options (``delay``: the agents' pace on the game page,
+#: in ms, passed on to it).
+SETUP_KEYS = ("game", "num_players", "seat", "opponents", "seed", "delay")
 #: Values of ``seat`` that mean "no person: agents in every seat" (watch mode).
 WATCH = ("", "none", "watch")
 #: Agent specs offered on the home page beside the learned models of the game (any spec may be typed).
