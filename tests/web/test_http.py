@@ -147,7 +147,7 @@ def test_the_page_gets_nothing_of_the_seed_or_the_generator(client, name):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_board_sent_is_the_same_for_every_position_the_seat_cannot_tell_apart(client, name):
     # determinize(seat): a full state consistent with what the seat may know, the hidden parts
-    # resampled (other hands, the Kyonshi's unknowns: the hunters' squares, K33). The board the server
+    # resampled (other hands, the Kyonshi's unknowns: the hunters' squares, K9). The board the server
     # sends is the one drawn for any of them: nothing hidden is in the picture or its places.
     seat = 0
     game_id = start(client, f"game={name}&{GAMES[name]}&seat={seat}&opponents=heuristic&seed=3")
