@@ -41,7 +41,7 @@ from boardenvs_agents.cli import split_specs
 from boardenvs_agents.human import HumanPolicy
 from boardenvs_agents.keyvalue import KeyValueError, parse_item
 from boardenvs_agents.play import parse_seat, verdict
-from boardenvs_agents.registry import algorithm_names, make_policy
+from boardenvs_agents.registry import algorithm_names, make_policy, policy_names
 from boardenvs_agents.web.store import StaleError, Store, StoredGame
 
 #: The parameters of ``/new`` that are not game options (``delay``: the agents' pace on the game page,
@@ -51,6 +51,9 @@ SETUP_KEYS = ("game", "num_players", "seat", "opponents", "seed", "delay")
 WATCH = ("", "none", "watch")
 #: Agent specs offered on the home page beside the learned models of the game (any spec may be typed).
 SUGGESTED_AGENTS = ("heuristic", "random", "mcts:sims=100,depth=10,leaf=eval", "champion")
+#: Registered agents not offered: the person, and ``clairvoyant`` (a reference that reads the game's
+#: future chance outcomes, handed to it by the arena's game loop; it cannot sit at a table).
+NOT_OFFERED = ("human", "clairvoyant")
 #: The largest replay file accepted for upload (bytes).
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
 #: Agents' moves are computed one at a time (the policies are shared between games, see ``_policy``).
@@ -94,15 +97,26 @@ def default_options(game_name: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def agent_suggestions(game_name: str) -> list[str]:
-    """Agent specs to offer for ``game_name``: :data:`SUGGESTED_AGENTS` and each shipped learned model."""
+@cache
+def agent_suggestions(game_name: str) -> tuple[str, ...]:
+    """Agent specs to offer for ``game_name``: :data:`SUGGESTED_AGENTS`, every other registered agent
+    that plays it without options (``mcts``, ``rollouts`` ...; not ``rllib``, which names a checkpoint,
+    nor those of :data:`NOT_OFFERED`) and each shipped learned model."""
     out = list(SUGGESTED_AGENTS)
+    for name in policy_names():
+        if name in NOT_OFFERED or name in algorithm_names() or name in out:
+            continue
+        try:
+            make_policy(name, game_name)
+        except (ValueError, TypeError, FileNotFoundError, ImportError):
+            continue
+        out.append(name)
     try:
         from boardenvs_agents.learning.models import shipped_models
     except ImportError:  # the train extra's modules are missing: no learned agents
-        return out
+        return tuple(out)
     out += [f"{algo}:{game_name}" for algo in algorithm_names() if shipped_models(algo, game_name)]
-    return out
+    return tuple(out)
 
 
 # -- a new game ---------------------------------------------------------------------------------------
@@ -121,7 +135,7 @@ def new_game(store: Store, params: Mapping[str, str]) -> StoredGame:
         raise WebError(f"unknown game {name!r}; games: {game_names()}")
     options: dict[str, Any] = {}
     for key, value in params.items():
-        if key in SETUP_KEYS:
+        if key in SETUP_KEYS or value.strip() == "":  # an option left empty keeps its default
             continue
         try:
             options.update([parse_item(f"{key}={value}", "option")])

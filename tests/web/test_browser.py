@@ -256,7 +256,21 @@ def test_watch_mode_plays_pauses_and_steps_and_the_replay_steps_from_any_view(se
     assert "Game over" in page.inner_text("[data-testid=status]")
 
 
-def test_a_replay_file_opens_from_the_home_page(server, page, tmp_path):
+def test_the_home_page_starts_a_game_and_opens_a_replay_file(server, page, tmp_path):
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "neighborhood_v0")
+    page.wait_for_url("**/?game=neighborhood_v0")
+    page.select_option("select[name=num_players]", "4")
+    page.select_option("select[name=seat]", "2")
+    page.fill("input[name=opponents]", "random,heuristic,random")
+    page.click("summary")  # the game's options
+    page.fill("input[name=max_rounds]", "30")
+    page.click("[data-testid=start]")
+    page.wait_for_url("**/game/*")
+    settle(page)
+    assert page.inner_text("[data-testid=status]").startswith("Your move, player_2")
+    assert "player_1: heuristic" in page.inner_text(".seats") and "player_2: you" in page.inner_text(".seats")
+
     from boardenvs import make_game
     from boardenvs.replay import record_game
     from boardenvs_agents.registry import make_policy

@@ -106,6 +106,9 @@ def test_options_and_a_seed_are_taken_from_the_url(client):
     assert table.game.num_players == 3 and table.game.options.max_turns == 40
     assert table.record.seed == 7 and table.seat == 1
     assert table.record.players == ["random", "human", "random"]
+    # The home page's form sends every option, the untouched ones empty: those keep their defaults.
+    game_id = start(client, "game=sorry_v0&num_players=2&seat=0&opponents=random&max_turns=&colors=")
+    assert Table(client.app.state.store.get(game_id)).game.options.max_turns == 1000
 
 
 # -- hidden information: on what the server sends -------------------------------------------------------
@@ -333,3 +336,15 @@ def test_the_server_binds_this_machine_only_unless_told():
     args = parse_args([])
     assert args.host == "127.0.0.1" and args.port == 8000
     assert parse_args(["--host", "0.0.0.0", "--port", "8080"]).host == "0.0.0.0"
+
+
+def test_every_agent_the_home_page_offers_plays(client):
+    from boardenvs_agents.web.session import agent_suggestions
+
+    offered = agent_suggestions("lost_city_v0")
+    assert {"heuristic", "random", "champion", "rollouts"} <= set(offered)
+    assert any(spec.startswith("mcts") for spec in offered) and any(":lost_city_v0" in s for s in offered)
+    for spec in offered:
+        game_id = start(client, f"game=lost_city_v0&num_players=4&seat=0&opponents={spec}&seed=1")
+        d = advance(client, game_id, 2)
+        assert d["ply"] > 2 and d["players"][1] == spec
