@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -75,25 +76,33 @@ def create_app(database: str | Path) -> Starlette:
             raise WebError('the request body must be a JSON object, e.g. {"ply": 12, "action": 3}')
         return data
 
-    async def move(request: Request) -> Response:
-        data = await body(request)
-        table = Table(record(request.path_params["id"], "play"))
+    def apply_move(game_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        table = Table(record(game_id, "play"))
         table.check_ply(data.get("ply"))
         expected = table.ply
         table.move(data.get("action"))
         table.save(store, expected)
-        return JSONResponse(table.view(table.view_of(None)))
+        return table.view(table.view_of(None))
 
-    async def step(request: Request) -> Response:
-        data = await body(request)
-        stored = record(request.path_params["id"], "play")
-        table = Table(stored)
-        view = table.view_of(request.query_params.get("view"))
+    def apply_step(game_id: str, data: dict[str, Any], requested: str | None) -> dict[str, Any]:
+        table = Table(record(game_id, "play"))
+        view = table.view_of(requested)
         table.check_ply(data.get("ply"))
         expected = table.ply
         table.step()
         table.save(store, expected)
-        return JSONResponse(table.view(view))
+        return table.view(view)
+
+    # The moves are computed in worker threads (an agent may think for seconds): other games and
+    # tabs are served meanwhile; the store's move numbers keep two requests from both applying.
+    async def move(request: Request) -> Response:
+        data = await body(request)
+        return JSONResponse(await run_in_threadpool(apply_move, request.path_params["id"], data))
+
+    async def step(request: Request) -> Response:
+        data = await body(request)
+        view = request.query_params.get("view")
+        return JSONResponse(await run_in_threadpool(apply_step, request.path_params["id"], data, view))
 
     def replay_file(request: Request) -> Response:
         table = Table(record(request.path_params["id"], "play"))
@@ -107,7 +116,7 @@ def create_app(database: str | Path) -> Starlette:
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_REPLAY_BYTES:
             raise WebError(f"a replay file may hold at most {MAX_REPLAY_BYTES} bytes", 413)
-        stored = upload_replay(store, await request.body())
+        stored = await run_in_threadpool(upload_replay, store, await request.body())
         return JSONResponse({"id": stored.id, "url": f"/replay/{stored.id}"}, status_code=201)
 
     def replay_page(request: Request) -> Response:
