@@ -179,7 +179,8 @@ def new_game(store: Store, params: Mapping[str, str]) -> StoredGame:
     table = Table(record)
     for p in agent_seats:
         try:
-            table.policy(p)
+            with _AGENT_LOCK:  # the policies are shared: never reset one another request is using
+                table.policy(p)
         except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
             raise WebError(f"bad agent spec {players[p]!r}: {err}") from None
     table.resolve_chance()
