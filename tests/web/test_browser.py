@@ -139,7 +139,7 @@ def ply(page) -> int:
 
 def settle(page, after: int = -1) -> None:
     """Wait until the game is over or the person is to choose at a move number past ``after``."""
-    page.wait_for_function(SETTLED, arg=after)
+    page.wait_for_function(SETTLED, arg=after, timeout=120_000)  # agents alone may play on a while
 
 
 def over(page) -> bool:
