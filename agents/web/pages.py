@@ -67,7 +67,8 @@ def home(selected: str, recent: list[tuple[str, str, str, int]]) -> str:
 <code>/new?game={escape(game)}&amp;num_players={default_n}&amp;seat=0&amp;opponents=heuristic</code>.</p>
 </section>
 <section><h1>Watch a replay</h1>
-<p>A file saved by <code>boardenvs-play --save-replay</code>, a finished game here, or the arena.</p>
+<p>A replay file: saved by <code>boardenvs-play --save-replay</code>, by a finished game here, or by
+<code>boardenvs.replay.record_game</code> (the arena's games).</p>
 <input type=file id=replay-file data-testid=replay-file accept=".json,application/json">
 <p id=error data-testid=error class=error></p>
 </section>
