@@ -27,15 +27,29 @@ function viewQuery() {
   return el ? "view=" + encodeURIComponent(el.value) : "";
 }
 
+// The server away (restarting): say so and try again each second; the game is kept in its database.
+function retryLater(err) {
+  showError(`the server does not answer (${err}); trying again ...`);
+  clearTimeout(timer);
+  timer = setTimeout(load, 1000);
+}
+
 async function load() {
   let url;
   if (B.kind === "play") url = `/api/game/${B.id}?${viewQuery()}`;
   else url = `/api/replay/${B.id}?index=${index}&${viewQuery()}`;
-  const response = await fetch(url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    retryLater(err);
+    return;
+  }
   if (!response.ok) {
     showError(await response.text());
     return;
   }
+  showError("");
   render(await response.json());
 }
 
@@ -61,7 +75,7 @@ async function post(path, body) {
     render(await response.json());
   } catch (err) {
     busy = false;
-    showError(String(err));
+    retryLater(err);
   }
 }
 

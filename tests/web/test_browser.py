@@ -239,7 +239,10 @@ def test_watch_mode_plays_pauses_and_steps_and_the_replay_steps_from_any_view(se
     )
     page.select_option("[data-testid=view]", "1")
     page.click("[data-testid=play]")
-    page.wait_for_function("() => document.querySelector('[data-testid=status]').dataset.over === 'true'")
+    server.restart()  # while the agents play: the page waits for the server and goes on
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.over === 'true'", timeout=120_000
+    )
     assert "Game over" in page.inner_text("[data-testid=status]")
 
     # The end offers the replay: watch it, step through it, from any seat's view.
