@@ -250,9 +250,11 @@ def progress(state: State) -> list[float]:
 
 # -- the record -----------------------------------------------------------------------------------
 #: Everything the agents know about Sorry!, published under the entry-point group
-#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model improved by paired
-#: rollouts scored by its value head four decisions on (the best of the settings measured,
-#: docs/learning.md, "The champion"), else the heuristic where no model ships for the options asked.
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion: MCTS with Gumbel root selection, 64
+#: simulations a decision, over the strongest shipped network for the options asked (its policy the
+#: prior, its value head the leaf value): the expert-iteration model with two players, the PPO model
+#: otherwise (docs/learning.md, "The champion on a simulation budget"), else the heuristic where no
+#: model ships for the options asked.
 RECORD = GameRecord(
     game="sorry_v0",
     heuristic=SorryHeuristic,
@@ -261,5 +263,9 @@ RECORD = GameRecord(
     events=sorry_figures.count_events,
     strategy_events=sorry_figures.STRATEGY_EVENTS,
     balance=sorry_figures.BALANCE,
-    champion=("rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=4,leaf=value", "heuristic"),
+    champion=(
+        "mcts:evaluator=exit:sorry_v0,selection=gumbel,sims=64",
+        "mcts:evaluator=ppo:sorry_v0,selection=gumbel,sims=64",
+        "heuristic",
+    ),
 )

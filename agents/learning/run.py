@@ -98,6 +98,21 @@ def say(message: str) -> None:
     tqdm.write(message, file=sys.stderr)
 
 
+def new_run_dir(run_dir: Path) -> Path:
+    """Create the empty directory of a new run (an empty one that exists is taken).
+
+    Raises:
+        RunError: when ``run_dir`` exists with files in it (or as a file), or cannot be created.
+    """
+    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+        raise RunError(f"{run_dir} already exists; use --resume to continue it or --name for a new run")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot create the run directory {run_dir}: {err}") from err
+    return run_dir
+
+
 def default_run_name(config: TrainConfig) -> str:
     """``<game>__<algo>__<seed>__<date>-<time>``."""
     return f"{config.game}__{config.algo}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
@@ -145,13 +160,7 @@ def start_run(
         check_config(config)
     except OptionError as err:
         raise RunError(str(err)) from err
-    run_dir = Path(runs) / (name or default_run_name(config))
-    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
-        raise RunError(f"{run_dir} already exists; use --resume to continue it or --name for a new run")
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise RunError(f"cannot create the run directory {run_dir}: {err}") from err
+    run_dir = new_run_dir(Path(runs) / (name or default_run_name(config)))
     save_config(config, run_dir / "config.yaml")
     return _Session(run_dir, config, None, progress).run()
 

@@ -3,9 +3,13 @@
 The champion of a game is the first spec of its recipe, the ``champion`` of the game's record
 (:class:`~boardenvs_agents.games.record.GameRecord`, ``agents/games/<game>.py``), that can be built
 for the options asked (a learned base needs a shipped model trained for them; otherwise the next spec
-is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("The champion"), with
-the commands there. Options given to ``champion`` (``champion:sims=32``) are passed to the spec's
-search (an ``mcts:`` or ``rollouts:`` spec; a spec without search takes none).
+is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("The champion on a
+simulation budget"), with the commands there: Sorry!'s searches with the shipped network (Gumbel MCTS,
+64 simulations a decision: about 20 ms), the others are their shipped network alone or the heuristic,
+where every search measured took from it. A search's budget is a number of simulations, never
+seconds, so the champion's moves follow from its seed alone, whatever the machine's load. Options
+given to ``champion`` (``champion:sims=32``) are passed to the spec's search (an ``mcts:`` or
+``rollouts:`` spec; a spec without search takes none).
 """
 
 from __future__ import annotations

@@ -398,6 +398,8 @@ def test_league_configs_load_and_name_known_agents():
         learned = {"ppo"} if game == "sorry_v0" else set()
         assert {"random", "heuristic"} | learned <= set(config.agents)
         assert any(spec.startswith("mcts:") for spec in config.agents.values())
+        # The ladder of issue 29: the champion and the clairvoyant reference above it, on every game.
+        assert config.agents["champion"] == "champion" and config.agents["clairvoyant"] == "clairvoyant"
         matchups = config.make_matchups(4)
         expected = {"heuristic vs random"} | {f"{a} vs {b}" for a in learned for b in ("random", "heuristic")}
         assert {m.name for m in matchups} >= expected

@@ -13,7 +13,6 @@ from boardenvs.sorry.board import HOME, START
 from boardenvs.sorry.cards import ELEVEN
 from boardenvs.sorry.rules import FORWARD_ACTION, SWITCH
 from boardenvs_agents.base import Policy
-from boardenvs_agents.games import find_record
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.search.rollouts import RolloutPolicy
 
@@ -120,33 +119,6 @@ def test_a_time_budget_runs_at_least_one_round_and_a_lone_action_none():
 def test_bad_options_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
         make_policy(spec, "sorry_v0", seed=0)
-
-
-# -- champion ---------------------------------------------------------------------------------------------
-def test_champion_is_the_first_spec_that_builds_for_the_options():
-    four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
-    assert four.name == "champion" and four.spec == find_record("sorry_v0").champion[0]
-    assert four.base.name == "ppo:sorry_v0"
-    # No three-player Lost City model ships: the champion falls back to the heuristic.
-    three = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 3})
-    assert three.spec == find_record("lost_city_v0").champion[-1] == "heuristic" and three.name == "champion"
-    state = decision_states("lost_city_v0", 0, every=3, limit=1, num_players=3)[0]
-    assert three.act(state) in state.legal_actions()
-    # The two-player model does ship: the search runs on it.
-    two = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 2})
-    assert two.spec == find_record("lost_city_v0").champion[0]
-    assert two.base.game.options.action_features is True
-
-
-def test_champion_options_reach_its_search_and_bad_ones_are_refused():
-    policy = make_policy("champion:seconds=0.05,top=2", "sorry_v0", seed=0, game_options={"num_players": 4})
-    assert policy.seconds == 0.05 and policy.top == 2 and policy.spec.endswith(",seconds=0.05,top=2")
-    with pytest.raises(ValueError, match="unknown option 'sims'"):
-        make_policy("champion:sims=3", "sorry_v0", seed=0, game_options={"num_players": 4})
-    with pytest.raises(ValueError, match="takes no search options"):
-        make_policy("champion:seconds=0.05", "neighborhood_v0", seed=0)
-    with pytest.raises(ValueError, match="the champion needs the agents' record of 'toy_v0'"):
-        make_policy("champion", "toy_v0", seed=0)
 
 
 def test_the_value_head_copy_matches_the_model():

@@ -289,7 +289,8 @@ def run_iterations(
         fit_seconds = time.perf_counter() - fit_began
         folder = iteration_folder(out, i)
         metadata = {
-            **metadata,
+            # The start model's own evaluations ("eval") are not this network's: dropped.
+            **{key: value for key, value in metadata.items() if key != "eval"},
             "algo": "exit",
             "commit": git_commit(),
             "expert_iteration": {"iteration": i, "start": config.start, "config": config.results_dict()},

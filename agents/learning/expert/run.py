@@ -37,7 +37,7 @@ from boardenvs_agents.learning.expert.iterate import (
     run_iterations,
 )
 from boardenvs_agents.learning.models import atomic_write
-from boardenvs_agents.learning.run import RunError, RunResult, default_run_name, say
+from boardenvs_agents.learning.run import RunError, RunResult, default_run_name, new_run_dir, say
 
 #: Config keys a resume may change with ``--set``: they do not change the networks.
 RESUMABLE_KEYS = ("iterations", "workers", "backend")
@@ -69,13 +69,7 @@ def start_run(
         RunError: for a bad config or a run directory that exists already (nothing is written).
     """
     config = load_exit_config(raw, where)
-    run_dir = Path(runs) / (name or default_run_name(config))
-    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
-        raise RunError(f"{run_dir} already exists; use --resume to continue it or --name for a new run")
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise RunError(f"cannot create the run directory {run_dir}: {err}") from err
+    run_dir = new_run_dir(Path(runs) / (name or default_run_name(config)))
     _save_config(config, run_dir / "config.yaml")
     return _run(run_dir, config, progress, resumed=False)
 

@@ -1,0 +1,69 @@
+"""``champion`` (agents/search/champion.py): the first spec of a game's recipe that builds, its search
+options, and a budget in simulations that makes its moves depend on the seed alone (issue 29, item 3)."""
+
+from __future__ import annotations
+
+import pytest
+from agent_helpers import decision_states
+
+from boardenvs_agents.games import find_record
+from boardenvs_agents.registry import make_policy
+from boardenvs_agents.search.champion import with_options
+from boardenvs_agents.search.mcts import MCTSPolicy
+
+
+def test_the_sorry_champion_searches_with_the_shipped_network_on_a_simulation_budget():
+    # Two players: the search over the expert-iteration model (shipped for two players only).
+    two = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 2})
+    assert two.name == "champion" and two.spec == find_record("sorry_v0").champion[0]
+    assert isinstance(two, MCTSPolicy)
+    assert two.selection == "gumbel" and two.sims == 64 and two.seconds is None
+    assert two.evaluator.policy.name == "exit:sorry_v0" and two.evaluator.policy.game.num_players == 2
+    # Four players: no expert-iteration model fits, so the same search over the PPO model.
+    four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
+    assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, MCTSPolicy)
+    assert four.evaluator.policy.name == "ppo:sorry_v0" and four.sims == 64
+
+
+def test_the_champion_is_the_first_spec_that_builds_for_the_options():
+    # No three-player Lost City model ships: the champion falls back to the heuristic.
+    three = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 3})
+    assert three.spec == find_record("lost_city_v0").champion[-1] == "heuristic" and three.name == "champion"
+    state = decision_states("lost_city_v0", 0, every=3, limit=1, num_players=3)[0]
+    assert three.act(state) in state.legal_actions()
+    # The two-player model does ship, with its move features.
+    two = make_policy("champion", "lost_city_v0", seed=0, game_options={"num_players": 2})
+    assert two.spec == find_record("lost_city_v0").champion[0] == "ppo:lost_city_v0"
+    assert two.game.options.action_features is True
+
+
+def test_the_champion_moves_are_the_seeds_not_the_clocks():
+    """A budget in simulations: two champions of one seed make the same moves, and the search's
+    statistics show the whole budget spent whatever the machine's load."""
+    states = decision_states("sorry_v0", 5, every=7, limit=4, num_players=4)
+    first = make_policy("champion:sims=8", "sorry_v0", seed=11, game_options={"num_players": 4})
+    second = make_policy("champion:sims=8", "sorry_v0", seed=11, game_options={"num_players": 4})
+    assert [first.act(s.clone()) for s in states] == [second.act(s.clone()) for s in states]
+    assert first.sims == 8 and first.seconds is None
+
+
+def test_champion_options_reach_its_search_and_bad_ones_are_refused():
+    policy = make_policy("champion:sims=16,gumbel_k=4", "sorry_v0", seed=0, game_options={"num_players": 4})
+    assert policy.sims == 16 and policy.gumbel_k == 4
+    assert policy.spec == "mcts:evaluator=ppo:sorry_v0,selection=gumbel,sims=16,gumbel_k=4"
+    with pytest.raises(ValueError, match="unknown option 'depht'"):
+        make_policy("champion:depht=3", "sorry_v0", seed=0, game_options={"num_players": 4})
+    # A champion without search takes no search options.
+    with pytest.raises(ValueError, match="takes no search options"):
+        make_policy("champion:sims=8", "lost_city_v0", seed=0, game_options={"num_players": 4})
+    with pytest.raises(ValueError, match="takes no search options"):
+        make_policy("champion:sims=8", "neighborhood_v0", seed=0)
+    with pytest.raises(ValueError, match="the champion needs the agents' record of 'toy_v0'"):
+        make_policy("champion", "toy_v0", seed=0)
+
+
+def test_with_options_replaces_the_recipes_own_keys_and_adds_the_others():
+    assert with_options("mcts:sims=16,c=1", {"sims": 32}) == "mcts:c=1,sims=32"
+    assert with_options("mcts:sims=16", {}) == "mcts:sims=16"
+    spec = "rollouts:policy=ppo:sorry_v0"
+    assert with_options(spec, {"rounds": 4}) == "rollouts:policy=ppo:sorry_v0,rounds=4"
