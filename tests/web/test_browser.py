@@ -116,7 +116,9 @@ def server(tmp_path_factory):
 def browser():
     path = chromium()
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        b = p.chromium.launch(
+            executable_path=path, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
         yield b
         b.close()
 
@@ -180,6 +182,15 @@ def test_a_whole_game_of_each_game_against_the_heuristic_by_clicking(server, pag
                 at = ply(page)
                 server.restart()
                 assert not over(page) and ply(page) == at
+            if turn == 0:  # one element per legal move, as the server lists them
+                game_id = page.url.split("/game/")[1].split("?")[0]
+                sent = page.evaluate(
+                    "async (id) => (await (await fetch(`/api/game/${id}`)).json()).moves", game_id
+                )
+                shown = page.eval_on_selector_all(
+                    "#moves [data-action]", "els => els.map(e => e.dataset.action)"
+                )
+                assert shown == [str(m["action"]) for m in sent] and shown
             ways[click_a_move(page, turn)] += 1
             turn += 1
         status = page.inner_text("[data-testid=status]")
