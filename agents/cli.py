@@ -36,6 +36,8 @@ EXTRA_OF_MODULE = {
     "PIL": "render",
     "pygame": "test",
     "ray": "rllib",
+    "starlette": "web",
+    "uvicorn": "web",
 }
 #: The exit status after the reader of standard output went away (``... | head``): 128 + SIGPIPE, the
 #: status a shell reports for a Unix tool stopped by that signal.

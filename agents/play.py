@@ -52,6 +52,17 @@ def parse_seat(seat: str | int, game: Game, rng_seed: int) -> int:
     return number
 
 
+def verdict(state: State, seat: int) -> str:
+    """The end of a finished game from ``seat``'s side: won, lost, a shared draw, or stopped by the cap."""
+    returns = [float(r) for r in state.returns()]
+    mine, best = returns[seat], max(returns)
+    if state.is_truncated():
+        return "The game was stopped by its cap: nobody wins."
+    if mine == best and mine > min(returns):
+        return "You win!" if returns.count(best) == 1 else "A draw, and you share it."
+    return "You lose." if mine < best else "Nobody wins."
+
+
 def save_picture(game: Game, state: State, view: int | None, path: Path) -> None:
     """Write the picture of ``state`` seen from ``view`` to ``path`` (needs Pillow)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -189,13 +200,7 @@ class TerminalGame:
 
     def verdict(self) -> str:
         """The end from the person's side: won, lost, a shared draw, or stopped by the cap."""
-        returns = [float(r) for r in self.state.returns()]
-        mine, best = returns[self.seat], max(returns)
-        if self.state.is_truncated():
-            return "The game was stopped by its cap: nobody wins."
-        if mine == best and mine > min(returns):
-            return "You win!" if returns.count(best) == 1 else "A draw, and you share it."
-        return "You lose." if mine < best else "Nobody wins."
+        return verdict(self.state, self.seat)
 
     def save_replay(self, path: str | Path, interrupted: bool = False) -> None:
         """Write the game so far (finished or not) as a replay file for ``scripts/replay.py``.

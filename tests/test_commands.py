@@ -90,7 +90,7 @@ TINY_TRAIN = [
 def test_every_command_is_tested_here():
     names = {
         "boardenvs-train", "boardenvs-evaluate", "boardenvs-play", "boardenvs-replay", "boardenvs-league",
-        "boardenvs-benchmark", "boardenvs-train-rllib", "boardenvs-balance",
+        "boardenvs-benchmark", "boardenvs-train-rllib", "boardenvs-balance", "boardenvs-serve",
     }  # fmt: skip
     assert set(console_scripts()) == names == set(BAD_ARGUMENTS) == set(BARE_RUNS)
     # Every extra named for a missing module is one of pyproject.toml's.
@@ -170,6 +170,7 @@ BAD_ARGUMENTS = {
     "boardenvs-benchmark": (["--envs", "nope_v0"], "unknown environment 'nope_v0'"),
     "boardenvs-train-rllib": (["--measure-sampling", "lots"], "argument --measure-sampling"),
     "boardenvs-balance": (["--game", "nope_v0"], "unknown environment 'nope_v0'; available: ["),
+    "boardenvs-serve": (["--port", "0"], "argument --port: must be 1-65535, got 0"),
 }
 
 
@@ -201,6 +202,7 @@ BARE_RUNS = {
     "boardenvs-benchmark": (["--train-steps", "0"], "test", "pygame"),
     "boardenvs-train-rllib": (["--config", "sorry_v0/rllib"], "rllib", "ray"),
     "boardenvs-balance": (["--game", "sorry_v0", "--options", "variant.yaml"], "train", "yaml"),
+    "boardenvs-serve": ([], "web", "starlette"),
 }
 
 

@@ -7,6 +7,7 @@ Rule ids (L1-L40) refer to ``docs/rules/neighborhood.md`` and :mod:`boardenvs.ne
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from boardenvs.core.state import CHANCE, State
 from boardenvs.neighborhood.board import SPINNER_POINTS, geometry, path_ends
@@ -104,6 +105,16 @@ class NeighborhoodHeuristic(Policy):
         """Reseed, and forget a path being walked."""
         super().reset(seed)
         self._plan = ((), ())
+
+    def state_dict(self) -> dict[str, Any]:
+        """The generator and the path being walked (the web app stores it between moves)."""
+        return {**super().state_dict(), "plan": [list(part) for part in self._plan]}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        super().load_state_dict(data)
+        cells, actions = data.get("plan", ((), ()))
+        self._plan = (tuple(int(c) for c in cells), tuple(int(a) for a in actions))
 
     def act(self, state: State) -> int:
         """The legal action with the best searched value (ties broken with ``self.rng``)."""

@@ -17,6 +17,9 @@ from boardenvs.core.fields import Fields, StateDictError, show
 from boardenvs.core.options import make_options, options_to_dict
 from boardenvs.core.state import State
 
+#: A place on a picture, ``(x0, y0, x1, y1)`` in pixels (:meth:`Game.action_places`).
+Place = tuple[float, float, float, float]
+
 
 class Game(ABC):
     """A game with fixed options; subclasses set ``name``, ``Options`` and ``state_class``."""
@@ -89,6 +92,15 @@ class Game(ABC):
         know. Games implement this in their ``draw.py`` module.
         """
         raise NotImplementedError(f"{self.name} has no pictures")
+
+    def action_places(self, state: State, view: int | None = None) -> dict[int, Place]:
+        """Where on :meth:`draw`'s picture the legal actions of the player to move have a place (a pawn
+        to move, a square to go to): ``{action: (x0, y0, x1, y1)}`` in the picture's pixels, from
+        ``view``'s picture. Actions without a place are left out; several actions may share one (a pawn
+        that can go forward or back). Games without pictures, or without places, return ``{}`` (the
+        default). Reads only what ``view``'s picture shows.
+        """
+        return {}
 
     def render_image(self, state: State, view: int | None = None) -> np.ndarray:
         """:meth:`draw` as an ``(H, W, 3) uint8`` array (the ``"rgb_array"`` render)."""

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import (
@@ -40,6 +40,7 @@ from boardenvs.gangsi.cards import (
     TREASURE_CODES,
 )
 from boardenvs.gangsi.rules import (
+    DIR,
     KYONSHI,
     PASSED,
     PH_CHOOSE,
@@ -707,3 +708,27 @@ def save_example(
 
 
 __all__ = ["Layout", "draw_state", "example_state", "image_size", "save_example"]
+
+
+def action_places(game: Game, state: GangsiState, view: int | None = None) -> dict[int, Place]:
+    """:meth:`boardenvs.core.game.Game.action_places`: the square next to the moving piece in each
+    direction it may take (the Kyonshi's steps, a hunter's direction), on ``view``'s picture."""
+    player = state.current_player()
+    if player < 0:
+        return {}
+    maze = state.maze
+    lay = Layout(maze, state.n)
+    if player == KYONSHI and state.phase == PH_KY_MOVE:
+        origin, first = state.ky, 0
+    elif player != KYONSHI and state.phase == PH_DIR and state.acting >= 0:
+        origin, first = state.pos[state.acting], DIR
+    else:
+        return {}
+    if origin < 0:
+        return {}
+    out = {}
+    for a in state.legal_actions():
+        d = a - first
+        if 0 <= d < 4 and maze.nbr[origin][d] >= 0:
+            out[a] = tuple(float(v) for v in lay.cell_box(maze, maze.nbr[origin][d]))
+    return out  # type: ignore[return-value]

@@ -275,7 +275,7 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.gangsi.board import Maze
 from boardenvs.gangsi.cards import NUM_MOVE_FACES, NUM_TREASURES, TREASURE_CODES
 from boardenvs.gangsi.features import (
@@ -562,6 +562,13 @@ class GangsiGame(Game):
         from boardenvs.gangsi.draw import draw_state
 
         return draw_state(self, state, view)
+
+    def action_places(self, state: GangsiState, view: int | None = None) -> dict[int, Place]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.gangsi.draw.action_places`)."""
+        from boardenvs.gangsi.draw import action_places
+
+        return action_places(self, state, view)
 
     def treasure_name(self, t: int) -> str:
         """The code of treasure ``t`` (e.g. ``"A1"``)."""

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.lost_city import cards
 from boardenvs.lost_city import characters as ch
@@ -1113,3 +1113,24 @@ def save_example(game: Game, path: str, view: int | None = None) -> None:
     ``path``, from ``view``. The docs' picture is ``save_example(make_game("lost_city_v0",
     **EXAMPLE_OPTIONS), "docs/images/lost_city.png")``."""
     game.draw(example_state(game, EXAMPLE_SEED, EXAMPLE_STEPS), view).save(path)
+
+
+def action_places(game: Game, state: LostCityState, view: int | None = None) -> dict[int, Place]:
+    """:meth:`boardenvs.core.game.Game.action_places`: the square of each move (staying put: the
+    character's own) and the square of the character each single-target attack or ability targets."""
+    player = state.current_player()
+    if player < 0 or not _playing(state) or state.phase == P_OVER:
+        return {}
+    lay = layout(state.options.board_size, state.n)
+    out: dict[int, Place] = {}
+    for a in state.legal_actions():
+        if a < ATTACK and state.phase == P_MOVE:
+            cell = state.move_destination(a)
+        elif ATTACK <= a < PAIR:
+            target = state.seat_at_offset((a - ATTACK if a < ABILITY else a - ABILITY) + 1)
+            cell = state.pos[target]
+        else:
+            continue
+        if 0 <= cell < state.options.board_size**2:
+            out[a] = tuple(float(v) for v in lay.box(cell))  # type: ignore[assignment]
+    return out

@@ -293,7 +293,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.lost_city import characters as ch
 from boardenvs.lost_city.features import MOVE_FEATURES, NUM_MOVES, move_action_features
 from boardenvs.lost_city.rules import (
@@ -446,6 +446,13 @@ class LostCityGame(Game):
         from boardenvs.lost_city.draw import draw_state
 
         return draw_state(self, state, view)
+
+    def action_places(self, state: LostCityState, view: int | None = None) -> dict[int, Place]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.lost_city.draw.action_places`)."""
+        from boardenvs.lost_city.draw import action_places
+
+        return action_places(self, state, view)
 
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.core.render import BACKGROUND, HIGHLIGHT, INK, MUTED
 from boardenvs.core.state import CHANCE
@@ -879,3 +879,33 @@ def example_state(game: Game, seed: int = 36, decisions: int = 25) -> Neighborho
     if game.state_class is not NeighborhoodState:
         raise TypeError(f"example_state draws a Neighborhood game, not {game.name}")
     return random_position(game, seed, decisions)  # type: ignore[return-value]
+
+
+def action_places(game: Game, state: NeighborhoodState, view: int | None = None) -> dict[int, Place]:
+    """:meth:`boardenvs.core.game.Game.action_places`: the square each choice names on the picture (a
+    trap or Subway square, the next square of a path, the end of a straight move by direction or by
+    distance) and the square of each player a choice may pick."""
+    decider = state.current_player()
+    if decider < 0:
+        return {}
+    g = _Grid(state.options.board_size)
+    legal = state.legal_actions()
+    kind = state.decision_kind()
+    ask = _decision(state)
+    out: dict[int, Place] = {}
+    dirs = [a for a in legal if DIR <= a < DIST]
+    dists = [a for a in legal if DIST <= a < PLAYER]
+    if kind == D_PATH and len(ask["cells"]) == len(dirs):
+        out.update(zip(dirs, (g.cell_box(c) for c in ask["cells"]), strict=True))
+    elif kind == D_DIRECTION and len(ask["arrows"]) == len(dirs):
+        out.update(zip(dirs, (g.cell_box(end) for _, end in ask["arrows"]), strict=True))
+    elif kind == D_DISTANCE and len(ask["cells"]) == len(dists):
+        out.update(zip(dists, (g.cell_box(c) for c in ask["cells"]), strict=True))
+    for a in legal:
+        if CELL <= a < DIR:
+            out[a] = g.cell_box(a - CELL)
+        elif PLAYER <= a < OPTION_A:
+            q = state.seat_after(decider, a - PLAYER)
+            if state.pos[q] >= 0:
+                out[a] = g.cell_box(state.pos[q])
+    return out

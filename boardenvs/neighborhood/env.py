@@ -247,7 +247,7 @@ import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
 from boardenvs.core.deck import Deck
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.neighborhood.board import NUM_CELLS
 from boardenvs.neighborhood.cards import KIND_OFFSET, NUM_DECKS, NUM_KINDS_TOTAL
 from boardenvs.neighborhood.features import (
@@ -433,6 +433,13 @@ class NeighborhoodGame(Game):
         from boardenvs.neighborhood.draw import draw_state
 
         return draw_state(self, state, view)
+
+    def action_places(self, state: NeighborhoodState, view: int | None = None) -> dict[int, Place]:  # type: ignore[override]
+        """Where each legal move has its place on ``draw(state, view)``
+        (:func:`boardenvs.neighborhood.draw.action_places`)."""
+        from boardenvs.neighborhood.draw import action_places
+
+        return action_places(self, state, view)
 
 
 class raw_env(BoardGameEnv):  # noqa: N801  (PettingZoo's name for the unwrapped env class)

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardenvs.core import render
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.core.positions import random_position
 from boardenvs.core.state import CHANCE, TERMINAL
 from boardenvs.sorry import board
@@ -522,3 +522,30 @@ def example_state(game: Game, seed: int = 7, draws: int = 60) -> SorryState:
 
 
 __all__ = ["HEIGHT", "WIDTH", "active_pawns", "draw_state", "example_state", "view_turns"]
+
+
+def action_places(game: Game, state: SorryState, view: int | None = None) -> dict[int, Place]:
+    """:meth:`boardenvs.core.game.Game.action_places`: each move's pawn on ``view``'s picture (the pawn
+    moved forward or backward, the pawn switched with or bumped by a Sorry!); splits have no one place."""
+    player = state.current_player()
+    if player < 0:
+        return {}
+    turns = view_turns(state.options, view)
+    n = state.options.num_players
+    r = PAWN_R * CELL + 3
+
+    def box(seat: int, i: int) -> tuple[float, float, float, float]:
+        x, y = _pawn_point(state, seat, i, turns)
+        return (x - r, y - r, x + r, y + r)
+
+    out = {}
+    for a in state.legal_actions():
+        if a < SPLIT:
+            out[a] = box(player, a % PAWNS)
+        elif SWITCH <= a < SORRY_ACTION:
+            o, m = divmod((a - SWITCH) % 9, 3)
+            out[a] = box((player + o + 1) % n, m)
+        elif SORRY_ACTION <= a < PASS:
+            o, m = divmod(a - SORRY_ACTION, 3)
+            out[a] = box((player + o + 1) % n, m)
+    return out

@@ -88,7 +88,7 @@ from typing import Any
 import numpy as np
 
 from boardenvs.core.aec import BoardGameEnv, wrap_env
-from boardenvs.core.game import Game
+from boardenvs.core.game import Game, Place
 from boardenvs.sorry.board import NUM_POSITIONS, TRACK_LEN
 from boardenvs.sorry.cards import CARD_COUNTS
 from boardenvs.sorry.rules import NUM_ACTIONS, PAWNS, SorryOptions, SorryState
@@ -147,6 +147,12 @@ class SorryGame(Game):
         from boardenvs.sorry.draw import draw_state
 
         return draw_state(self, state, view)
+
+    def action_places(self, state: SorryState, view: int | None = None) -> dict[int, Place]:  # type: ignore[override]
+        """The pawn each move moves, on ``draw(state, view)`` (:func:`boardenvs.sorry.draw.action_places`)."""
+        from boardenvs.sorry.draw import action_places
+
+        return action_places(self, state, view)
 
     def _view(self, player: int) -> tuple[list[tuple[int, int]], list[int], list[int]]:
         """Per-seat constants of the encoding, computed once: (one-hot offset, pawn index) per pawn in
