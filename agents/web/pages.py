@@ -100,6 +100,15 @@ def _controls(agents: list[str], watch: bool, replay: bool) -> str:
     )
 
 
+#: The top of the game and replay pages: the status line, the error line and the board.
+_BOARD = """<main class=game>
+<p id=status data-testid=status class=status>loading ...</p>
+<p id=error data-testid=error class=error></p>
+<div class=columns>
+<div id=board data-testid=board class=board><img id=board-img alt="the board"><div id=places></div></div>
+"""
+
+
 def game_page(record: StoredGame, agents: list[str]) -> str:
     """The game page's shell (``app.js`` fills it): status, board, controls, moves, log, the end."""
     watch = record.seat is None
@@ -107,12 +116,7 @@ def game_page(record: StoredGame, agents: list[str]) -> str:
         f"{name}: {'you' if p == record.seat else record.players[p]}" for p, name in enumerate(agents)
     )
     body = f"""
-<main class=game>
-<p id=status data-testid=status class=status>loading ...</p>
-<p id=error data-testid=error class=error></p>
-<div class=columns>
-<div id=board data-testid=board class=board><img id=board-img alt="the board"><div id=places></div></div>
-<aside>
+{_BOARD}<aside>
 <p class=seats>{escape(record.game)}: {escape(seats)}</p>
 {_controls(agents, watch, False)}
 <div id=moves data-testid=moves class=moves></div>
@@ -128,12 +132,7 @@ def game_page(record: StoredGame, agents: list[str]) -> str:
 def replay_page(record: StoredGame, agents: list[str]) -> str:
     """The replay page's shell: status, board, step controls, the view, the log."""
     body = f"""
-<main class=game>
-<p id=status data-testid=status class=status>loading ...</p>
-<p id=error data-testid=error class=error></p>
-<div class=columns>
-<div id=board data-testid=board class=board><img id=board-img alt="the board"><div id=places></div></div>
-<aside>{_controls(agents, True, True)}
+{_BOARD}<aside>{_controls(agents, True, True)}
 <h2>Log</h2><ol id=log data-testid=log class=log></ol>
 </aside></div></main>"""
     return _page(f"{record.game} replay", body, {"kind": "replay", "id": record.id})
