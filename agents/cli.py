@@ -36,6 +36,7 @@ EXTRA_OF_MODULE = {
     "PIL": "render",
     "pygame": "test",
     "ray": "rllib",
+    "rliable": "bench",
     "starlette": "web",
     "uvicorn": "web",
 }

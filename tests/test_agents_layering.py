@@ -12,7 +12,8 @@ literal name):
 2. **search**: MCTS and its evaluators, paired rollouts, the champion;
 3. **arena**: games between agents, evaluations, leagues, balance, speed;
 4. **learning**: training (which evaluates through the arena), algorithms, models, the network evaluator;
-5. **apps**: ``rllib``, ``play`` (terminal play), ``web`` (the browser app), and the package's ``__init__``.
+5. **apps**: ``rllib``, ``play`` (terminal play), ``web`` (the browser app), ``bench`` (the research
+   benchmark, which trains and evaluates), and the package's ``__init__``.
 
 A lower layer that needs an agent of a higher one asks the registry by spec (``make_policy("ppo:sorry_v0",
 ...)``), and the registry finds the factory through an entry point: the inversion PettingZoo's users
@@ -39,7 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("search", ("search",)),
     ("arena", ("arena",)),
     ("learning", ("learning",)),
-    ("apps", ("rllib", "play", "web", "__init__")),
+    ("apps", ("rllib", "play", "web", "bench", "__init__")),
 )
 
 

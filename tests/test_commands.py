@@ -91,6 +91,7 @@ def test_every_command_is_tested_here():
     names = {
         "boardenvs-train", "boardenvs-evaluate", "boardenvs-play", "boardenvs-replay", "boardenvs-league",
         "boardenvs-benchmark", "boardenvs-train-rllib", "boardenvs-balance", "boardenvs-serve",
+        "boardenvs-bench",
     }  # fmt: skip
     assert set(console_scripts()) == names == set(BAD_ARGUMENTS) == set(BARE_RUNS)
     # Every extra named for a missing module is one of pyproject.toml's.
@@ -147,6 +148,25 @@ def test_benchmark_exits_0_with_the_smallest_budget():
     assert "| connect_four_v3 (PettingZoo) | env() |" in proc.stdout
 
 
+def test_bench_exits_0_after_a_tiny_run_and_its_report(tmp_path):
+    out = tmp_path / "bench"
+    proc = command("boardenvs-bench", "run", "--algo", "ppo", "--task", "sorry_v0_2p", "--seeds", "0",
+                   "--budget", "128", "--eval-every", "0", "--eval-games", "2", "--final-games", "2",
+                   "--reference-games", "4",
+                   "--set", "hyperparameters.n_steps=64", "--set", "hyperparameters.batch_size=64",
+                   "--out", out)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "measuring the reference" in proc.stdout and "[1/1] done: ppo on sorry_v0_2p, seed 0" in proc.stdout
+    assert (out / "results" / "ppo" / "sorry_v0_2p" / "seed_0.csv").is_file()
+    reference = json.loads((out / "reference.json").read_text())
+    assert set(reference) == {"sorry_v0_4p", "sorry_v0_2p", "gangsi_v0_3h", "lost_city_v0_4p",
+                              "lost_city_v0_2p", "neighborhood_v0_4p"}  # fmt: skip
+    proc = command("boardenvs-bench", "report", out, "--reps", "100")
+    assert proc.returncode == 0, proc.stderr
+    assert "| sorry_v0_2p |" in proc.stdout and "Not in the aggregates" in proc.stdout
+    assert (out / "curves_steps.png").is_file()
+
+
 def test_balance_exits_0_and_names_itself_when_checking(tmp_path):
     proc = command("boardenvs-balance", "--game", "sorry_v0", "--num-players", "2", "--games", "2",
                    "--no-progress")  # fmt: skip
@@ -171,6 +191,7 @@ BAD_ARGUMENTS = {
     "boardenvs-train-rllib": (["--measure-sampling", "lots"], "argument --measure-sampling"),
     "boardenvs-balance": (["--game", "nope_v0"], "unknown environment 'nope_v0'; available: ["),
     "boardenvs-serve": (["--port", "0"], "argument --port: must be 1-65535, got 0"),
+    "boardenvs-bench": (["run", "--algo", "ppo", "--task", "chess_4p"], "unknown task 'chess_4p'"),
 }
 
 
@@ -203,6 +224,7 @@ BARE_RUNS = {
     "boardenvs-train-rllib": (["--config", "sorry_v0/rllib"], "rllib", "ray"),
     "boardenvs-balance": (["--game", "sorry_v0", "--options", "variant.yaml"], "train", "yaml"),
     "boardenvs-serve": ([], "web", "starlette"),
+    "boardenvs-bench": (["report"], "bench", "rliable"),
 }
 
 

@@ -35,6 +35,9 @@ class EvalConfig:
     games: int = 100
     #: Agent specs to evaluate against.
     opponents: tuple[str, ...] = ("random", "heuristic")
+    #: First seed of the evaluation games (the same games at every evaluation); null: the run's seed +
+    #: 10,000. The benchmark fixes it, so that every run of a task is evaluated on the same games.
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.every < 0 or self.games < 1:

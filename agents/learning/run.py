@@ -337,8 +337,12 @@ class _Session:
     """Train from scratch or from a checkpoint to the end, then the final evaluation and files."""
 
     def __init__(self, run_dir: Path, config: TrainConfig, checkpoint: _Checkpoint | None, progress: bool):
+        from boardenvs_agents.learning.training import Stopwatch
+
         self.run_dir, self.config, self.checkpoint, self.progress = run_dir, config, checkpoint, progress
         self.saved_step = checkpoint.step if checkpoint is not None else None
+        #: The training's seconds (``eval.json``'s ``wall_seconds``): a new run's imitation counts too.
+        self.stopwatch = Stopwatch()
 
     def run(self) -> RunResult:
         import torch
@@ -380,7 +384,7 @@ class _Session:
         self.model, self.vec_env = model, vec_env
 
         self.selfplay = SelfPlayCallback(config, run_dir)
-        self.evaluation = EvaluationCallback(config, run_dir, say)
+        self.evaluation = EvaluationCallback(config, run_dir, say, self.stopwatch)
         self.checkpointing = CheckpointCallback(config.checkpoint_every, self.save)
         callbacks = [self.evaluation, self.checkpointing]
         if config.opponents.get("self", 0) > 0:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import time
 from collections.abc import Callable
@@ -351,6 +352,33 @@ class SelfPlayCallback(BoundaryCallback):
                 self.add(path, env)
 
 
+class Stopwatch:
+    """Seconds of training, across sessions: running from its creation, paused while evaluating.
+
+    Args:
+        seconds: the seconds counted before (a resumed run's, from its checkpoint).
+    """
+
+    def __init__(self, seconds: float = 0.0) -> None:
+        self.before = float(seconds)
+        self.started: float | None = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds counted so far."""
+        running = 0.0 if self.started is None else time.perf_counter() - self.started
+        return self.before + running
+
+    def pause(self) -> None:
+        """Stop counting (evaluation time is not training time)."""
+        self.before, self.started = self.seconds, None
+
+    def resume(self) -> None:
+        """Count again."""
+        if self.started is None:
+            self.started = time.perf_counter()
+
+
 class EvaluationCallback(BoundaryCallback):
     """Every ``every`` steps, plays the learner against each baseline (seats rotated) and logs it.
 
@@ -358,18 +386,27 @@ class EvaluationCallback(BoundaryCallback):
     ``eval/win_rate_vs_<opponent>`` (and its interval) to TensorBoard and appends a row to ``eval.csv``
     in the run directory (at step 0 too when the run starts with imitation); :attr:`history` holds
     every record, and :meth:`write_csv` rewrites the file from it (a resumed run drops the rows after
-    its checkpoint that way).
+    its checkpoint that way). ``eval.json`` holds the same records whole: the learner's record per
+    seat, the mean game length and ``wall_seconds``, the training's seconds (``stopwatch``: from the
+    run's start, across resumes, evaluations not counted) when it was taken; the benchmark reads it.
+    ``eval.csv`` is exactly the same for a run resumed and one never stopped; the seconds are not.
     """
 
     COLUMNS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
 
     def __init__(
-        self, config: TrainConfig, run_dir: Path, announce: Callable[[str], Any] | None = None
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        announce: Callable[[str], Any] | None = None,
+        stopwatch: Stopwatch | None = None,
     ) -> None:
         super().__init__(config.eval.every)
         self.config = config
         self.announce = announce
+        self.stopwatch = stopwatch or Stopwatch()
         self.csv = Path(run_dir) / "eval.csv"
+        self.json = Path(run_dir) / "eval.json"
         self.history: list[dict[str, Any]] = []
         #: Evaluate before the first step too: a warm-started policy's starting point (step 0).
         self.at_start = config.imitation.teacher is not None and config.eval.every > 0
@@ -389,6 +426,8 @@ class EvaluationCallback(BoundaryCallback):
             self.model, game, self.config.learner_seat, view.mask_in_observation, name="learner"
         )
         step = self.model.num_timesteps
+        seconds = round(self.stopwatch.seconds, 2)
+        self.stopwatch.pause()
         records = []
         for opponent in self.config.eval.opponents:
             if self.announce is not None:
@@ -398,10 +437,11 @@ class EvaluationCallback(BoundaryCallback):
                 learner,
                 opponent,
                 self.config.eval.games,
-                self.config.seed + 10_000,
+                self.eval_seed,
                 self.config.learner_seat,
             )
             rec["step"] = step
+            rec["wall_seconds"] = seconds
             records.append(rec)
             tag = opponent.replace(":", "_")
             self.logger.record(f"eval/win_rate_vs_{tag}", rec["win_rate"])
@@ -415,9 +455,17 @@ class EvaluationCallback(BoundaryCallback):
                 writer.writerow(self.COLUMNS)
             writer.writerows(self.row(rec) for rec in records)
         self.history.extend(records)
+        self._write_json()
         if self.every:
             self.last = step - step % self.every
+        self.stopwatch.resume()
         return records
+
+    @property
+    def eval_seed(self) -> int:
+        """The first seed of the evaluation games (``eval.seed``, else the run's seed + 10,000)."""
+        seed = self.config.eval.seed
+        return self.config.seed + 10_000 if seed is None else seed
 
     def describe(self, game: Game, opponent: str, step: int) -> str:
         """The line announcing an evaluation against ``opponent``: what it plays and how many games."""
@@ -442,6 +490,7 @@ class EvaluationCallback(BoundaryCallback):
         """Rewrite ``eval.csv`` from :attr:`history`, atomically (no file while the history is empty)."""
         if not self.history:
             self.csv.unlink(missing_ok=True)
+            self.json.unlink(missing_ok=True)
             return
 
         def write(tmp: Path) -> None:
@@ -451,15 +500,23 @@ class EvaluationCallback(BoundaryCallback):
                 writer.writerows(self.row(rec) for rec in self.history)
 
         atomic_write(self.csv, write)
+        self._write_json()
+
+    def _write_json(self) -> None:
+        """``eval.json``: :attr:`history`, every record whole."""
+        text = json.dumps(self.history, indent=1)
+        atomic_write(self.json, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
     def state_dict(self) -> dict[str, Any]:
-        """The last evaluation step and every record so far."""
-        return {"last": self.last, "history": list(self.history)}
+        """The last evaluation step, every record so far and the training's seconds."""
+        return {"last": self.last, "history": list(self.history), "seconds": self.stopwatch.seconds}
 
     def load_state_dict(self, data: dict[str, Any]) -> None:
-        """Restore :meth:`state_dict` (call :meth:`write_csv` to bring ``eval.csv`` in line)."""
+        """Restore :meth:`state_dict` (call :meth:`write_csv` to bring ``eval.csv`` in line); the
+        stopwatch goes on from the checkpoint's seconds."""
         super().load_state_dict(data)
         self.history = list(data["history"])
+        self.stopwatch = Stopwatch(float(data.get("seconds", 0.0)))
 
 
 def final_metadata(config: TrainConfig, timesteps: int, **extra: Any) -> dict[str, Any]:

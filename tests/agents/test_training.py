@@ -27,9 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # scripts/train.py's configs (league.yaml is the arena's, tested in test_arena.py; rllib.yaml is
 # scripts/train_rllib.py's, tested in tests/rllib/; exit.yaml is expert iteration's, whose runner
 # boardenvs-train hands it to, tested in test_exit_fit.py).
+# The game's training configs (configs/bench/ holds the benchmark's, without a game: tests/bench).
 CONFIGS = sorted(
-    p for p in (ROOT / "configs").glob("*/*.yaml") if not p.stem.startswith(("league", "rllib", "exit"))
-)
+    p for p in (ROOT / "configs").glob("*/*.yaml")
+    if not p.stem.startswith(("league", "rllib", "exit")) and p.parent.name != "bench"
+)  # fmt: skip
 TRAIN = ROOT / "scripts" / "train.py"
 # A budget small enough for CI: a few thousand steps, tiny evaluations, frequent checkpoints.
 TINY = [
