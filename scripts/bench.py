@@ -40,17 +40,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="train and evaluate algorithms on the suite")
-    run.add_argument("--algo", action="append", required=True,
-                     help="configs/bench/<algo>.yaml by name (ppo, ppo_bc, dqn) or a YAML file; repeatable")  # fmt: skip
+    algo_help = "configs/bench/<algo>.yaml by name (ppo, ppo_bc, dqn), or a YAML file; repeatable"
+    run.add_argument("--algo", action="append", required=True, help=algo_help)
     run.add_argument("--task", action="append", help="a task of the suite (default: all); repeatable")
     run.add_argument("--seeds", default="0,1,2,3,4", help="comma-separated seeds (default 0,1,2,3,4)")
     run.add_argument("--out", default="runs/bench", help="results folder (default runs/bench)")
     run.add_argument("--jobs", type=int, default=1, help="runs side by side in local processes")
-    run.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
+    run.add_argument("--backend", choices=("local", "ray"), default="local", help="processes or Ray tasks")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a key of the algorithm's config (not the protocol's)")  # fmt: skip
     run.add_argument("--reference-games", type=int, default=2000,
-                     help="games a task of the reference, when the folder has none (default 2000)")  # fmt: skip
+                     help="reference games a task, if the folder has none (default 2000)")  # fmt: skip
     run.add_argument("--budget", type=int, help="a trial protocol: steps per run")
     run.add_argument("--eval-every", type=int, help="a trial protocol: steps between evaluations")
     run.add_argument("--eval-games", type=int, help="a trial protocol: games per pool and evaluation")

@@ -156,7 +156,8 @@ def test_bench_exits_0_after_a_tiny_run_and_its_report(tmp_path):
                    "--set", "hyperparameters.n_steps=64", "--set", "hyperparameters.batch_size=64",
                    "--out", out)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "measuring the reference" in proc.stdout and "[1/1] done: ppo on sorry_v0_2p, seed 0" in proc.stdout
+    assert "measuring the reference" in proc.stdout
+    assert "[1/1] done: ppo on sorry_v0_2p, seed 0" in proc.stdout
     assert (out / "results" / "ppo" / "sorry_v0_2p" / "seed_0.csv").is_file()
     reference = json.loads((out / "reference.json").read_text())
     assert set(reference) == {"sorry_v0_4p", "sorry_v0_2p", "gangsi_v0_3h", "lost_city_v0_4p",

@@ -22,7 +22,8 @@ def test_the_config_is_the_algorithms_with_the_protocols_keys():
     assert config.total_timesteps == STANDARD.budget and config.learner_seat is None
     assert config.eval.opponents == ("random", "heuristic") and config.eval.seed == EVAL_SEED
     # Every run of every algorithm is evaluated on the same games; the algorithm's hyperparameters stay.
-    assert run_config(RunSpec("dqn", "sorry_v0_4p", 0)).eval == run_config(RunSpec("ppo", "sorry_v0_4p", 4)).eval
+    dqn, ppo = run_config(RunSpec("dqn", "sorry_v0_4p", 0)), run_config(RunSpec("ppo", "sorry_v0_4p", 4))
+    assert dqn.eval == ppo.eval
     assert run_config(RunSpec("ppo_bc", "sorry_v0_4p", 0)).imitation.teacher == "heuristic"
 
 
@@ -56,7 +57,8 @@ def test_the_grid_goes_by_algorithm_then_seed_and_names_bad_tasks():
 def test_role_rows_split_gangsi_by_role():
     rec = {"games": 8, "wins": 3, "per_seat": [[2, 2], [2, 1], [2, 0], [2, 0]]}
     rows = role_rows(get_task("gangsi_v0_3h"), rec)
-    assert [(r["role"], r["games"], r["wins"]) for r in rows] == [("all", 8, 3), ("kyonshi", 2, 2), ("hunter", 6, 1)]
+    expected = [("all", 8, 3), ("kyonshi", 2, 2), ("hunter", 6, 1)]
+    assert [(r["role"], r["games"], r["wins"]) for r in rows] == expected
     assert [r["role"] for r in role_rows(get_task("sorry_v0_4p"), rec)] == ["all"]
 
 

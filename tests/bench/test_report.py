@@ -21,7 +21,7 @@ def fake_reference(folder):
     (folder / "reference.json").write_text(json.dumps(data))
 
 
-def fake_runs(folder, algo, final, seeds=(0, 1, 2), protocol=STANDARD.to_dict(), tasks=TASKS):
+def fake_runs(folder, algo, final, seeds=(0, 1, 2), protocol=None, tasks=TASKS):
     """Runs whose win rate against heuristic players climbs to ``final(task, seed)`` at step 100,000."""
     for task in tasks:
         for seed in seeds:
@@ -40,7 +40,8 @@ def fake_runs(folder, algo, final, seeds=(0, 1, 2), protocol=STANDARD.to_dict(),
                                  "ci_low": r, "ci_high": r})  # fmt: skip
             path = folder / "results" / algo / task.name / f"seed_{seed}.csv"
             write_results(path, rows)
-            meta = {"suite": SUITE_VERSION, "protocol": protocol, "steps": 100_000, "wall_seconds": 30.0}
+            meta = {"suite": SUITE_VERSION, "protocol": protocol or STANDARD.to_dict(), "steps": 100_000,
+                    "wall_seconds": 30.0}
             path.with_suffix(".json").write_text(json.dumps(meta))
 
 

@@ -6,7 +6,14 @@ from pathlib import Path
 import pytest
 
 import boardenvs
-from boardenvs_agents.bench.suite import PLAYTHROUGH_SHA256, STANDARD, SUITE_VERSION, TASKS, Protocol, get_task
+from boardenvs_agents.bench.suite import (
+    PLAYTHROUGH_SHA256,
+    STANDARD,
+    SUITE_VERSION,
+    TASKS,
+    Protocol,
+    get_task,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
 
