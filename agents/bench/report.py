@@ -7,8 +7,9 @@ suite versions or protocols differ. :func:`write_report` writes ``report.md`` an
 
 * ``curves_steps.png`` / ``curves_wall.png``: each task's win rate against heuristic players over
   training steps / training seconds, the mean over seeds with the band of their range;
-* ``aggregate_steps.png``: the IQM of the normalized score over every run and task at each evaluation,
-  with its stratified-bootstrap 95% interval, against steps;
+* ``aggregate_steps.png`` / ``aggregate_wall.png``: the IQM of the normalized score over every run and
+  task, with its stratified-bootstrap 95% interval, at each evaluation against steps / on a grid of
+  training seconds (a run scored by its latest evaluation, :func:`scores_at_seconds`);
 * ``aggregates.png``, ``profiles.png``, ``improvement.png``: the final IQM, median and mean with their
   intervals, the performance profiles, and the probability of improvement of each pair.
 """
@@ -272,29 +273,51 @@ def plot_curves(results: Results, path: Path, x: str) -> None:
     fig.savefig(path, dpi=90)
 
 
-def plot_aggregate_curves(results: Results, path: Path, reps: int, seed: int) -> None:
-    """The IQM of the normalized score over every run and task at each evaluation, against steps."""
+def plot_aggregate_curves(results: Results, path: Path, reps: int, seed: int, x: str = "step") -> None:
+    """The IQM of the normalized score over every run and task, with its stratified-bootstrap 95%
+    interval, against training steps (at each evaluation) or training seconds (``x="wall_seconds"``: on
+    a common grid of seconds, :func:`scores_at_seconds`)."""
     fig = _figure(6.4, 3.8)
     ax = fig.add_subplot()
-    for i, algo in enumerate(results.complete()):
-        data = {t: curves_scores(results, algo, t) for t in TASK_NAMES}
-        count = min(len(v[0]) for v in data.values())
-        xs, points, lows, highs = [], [], [], []
-        for k in range(count):
-            matrix = np.stack([data[t][1][:, k] for t in TASK_NAMES], axis=1)  # seeds x tasks
-            point, low, high = scores.aggregates({algo: matrix}, reps, seed)[algo]["IQM"]
-            xs.append(np.mean([data[t][0][k] for t in TASK_NAMES]))
-            points.append(point)
-            lows.append(low)
-            highs.append(high)
-        ax.plot(xs, points, marker="o", markersize=3, color=f"C{i}", label=algo)
-        ax.fill_between(xs, lows, highs, color=f"C{i}", alpha=0.2)
+    algos = results.complete()
+    if x != "step":
+        end = max(m["wall_seconds"] for a in algos for t in TASK_NAMES for m in results.meta[a][t].values())
+        grid = np.linspace(0.0, end, 21)
+    for i, algo in enumerate(algos):
+        if x == "step":
+            data = {t: curves_scores(results, algo, t) for t in TASK_NAMES}
+            count = min(len(v[0]) for v in data.values())
+            xs = np.mean([data[t][0][:count] for t in TASK_NAMES], axis=0)
+            per_task = [data[t][1][:, :count] for t in TASK_NAMES]  # each seeds x points
+        else:
+            xs = grid
+            per_task = [scores_at_seconds(results, algo, t, grid) for t in TASK_NAMES]
+        matrices = np.stack(per_task, axis=1)  # seeds x tasks x points
+        iqm = np.array([scores.aggregates({algo: matrices[:, :, k]}, reps, seed, ("IQM",))[algo]["IQM"]
+                        for k in range(len(xs))])  # fmt: skip
+        ax.plot(xs, iqm[:, 0], marker="o", markersize=3, color=f"C{i}", label=algo)
+        ax.fill_between(xs, iqm[:, 1], iqm[:, 2], color=f"C{i}", alpha=0.2)
     ax.axhline(1.0, color="grey", linestyle="--", linewidth=0.8)
-    ax.set_xlabel("training steps")
+    ax.set_xlabel("training steps" if x == "step" else "training seconds")
     ax.set_ylabel("IQM normalized score (95% CI)")
     ax.set_title("Every task and seed (1: the heuristic's level)", fontsize=10)
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=90)
+
+
+def scores_at_seconds(results: Results, algo: str, task: str, seconds: np.ndarray) -> np.ndarray:
+    """The normalized scores ``seeds x len(seconds)`` of ``algo`` on ``task`` against heuristic players at
+    each of ``seconds`` of training: a run's score at its latest evaluation at or before that second; 0
+    (a random agent's, an untrained network's level) before its first; its last once it has ended."""
+    out = []
+    for seed in sorted(results.runs[algo][task]):
+        rows = [r for r in results.runs[algo][task][seed]
+                if r["phase"] == "curve" and r["pool"] == "heuristic" and r["role"] == "all"]  # fmt: skip
+        walls = np.array([r["wall_seconds"] for r in rows])
+        values = np.array([results.score(task, r["win_rate"]) for r in rows])
+        latest = np.searchsorted(walls, seconds, side="right") - 1
+        out.append(np.where(latest >= 0, values[np.maximum(latest, 0)], 0.0))
+    return np.array(out)
 
 
 def curves_scores(results: Results, algo: str, task: str) -> tuple[np.ndarray, np.ndarray]:
@@ -377,8 +400,10 @@ def write_report(
     plot_curves(results, out / "curves_wall.png", "wall_seconds")
     if results.complete():
         plot_aggregate_curves(results, out / "aggregate_steps.png", reps, seed)
+        plot_aggregate_curves(results, out / "aggregate_wall.png", reps, seed, x="wall_seconds")
         plot_final(results, out, reps, seed)
-        plots += ["aggregate_steps.png", "aggregates.png", "profiles.png", "improvement.png"]
+        plots += ["aggregate_steps.png", "aggregate_wall.png", "aggregates.png", "profiles.png"]
+        plots += ["improvement.png"]
     images = [f"![{p}]({p})" for p in plots]
     path = out / "report.md"
     path.write_text("\n".join(head) + text + "\n" + "\n\n".join(images) + "\n", encoding="utf-8")

@@ -66,22 +66,22 @@ def iqm(scores: np.ndarray) -> float:
 
 
 def aggregates(
-    score_dict: Mapping[str, np.ndarray], reps: int = REPS, seed: int = 0
+    score_dict: Mapping[str, np.ndarray], reps: int = REPS, seed: int = 0, metrics: Sequence[str] = METRICS
 ) -> dict[str, dict[str, tuple[float, float, float]]]:
-    """IQM, median and mean of each algorithm's scores (``runs x tasks``) with stratified-bootstrap 95%
-    intervals: ``{algo: {metric: (point, low, high)}}``."""
+    """The ``metrics`` (IQM, median and mean) of each algorithm's scores (``runs x tasks``) with
+    stratified-bootstrap 95% intervals: ``{algo: {metric: (point, low, high)}}``."""
     from rliable import library as rly
 
     funcs = _metric_funcs()
 
     def aggregate(x: np.ndarray) -> np.ndarray:
-        return np.array([funcs[m](x) for m in METRICS])
+        return np.array([funcs[m](x) for m in metrics])
 
     with seeded(seed):
         points, intervals = rly.get_interval_estimates(dict(score_dict), aggregate, reps=reps)
     return {
         algo: {m: (float(points[algo][i]), float(intervals[algo][0, i]), float(intervals[algo][1, i]))
-               for i, m in enumerate(METRICS)}
+               for i, m in enumerate(metrics)}
         for algo in score_dict
     }  # fmt: skip
 

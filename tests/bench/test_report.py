@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from boardenvs_agents.bench import report, scores
@@ -72,8 +73,20 @@ def test_the_report_has_the_tables_and_plots(folder):
     assert f"| strong | 18 | {strong[0]:.3f} [{strong[1]:.3f}, {strong[2]:.3f}]" in text
     assert "| strong | - | 1.00 [1.00, 1.00] |" in text  # P(strong > weak): every task, every seed
     assert "| gangsi_v0_3h | kyonshi |" in text and "| sorry_v0_4p | 0.020 | 0.250 |" in text
-    for png in ("curves_steps", "curves_wall", "aggregate_steps", "aggregates", "profiles", "improvement"):
+    plots = ("curves_steps", "curves_wall", "aggregate_steps", "aggregate_wall", "aggregates", "profiles")
+    for png in (*plots, "improvement"):
         assert (folder / "out" / f"{png}.png").stat().st_size > 1000, png
+
+
+def test_a_run_scores_at_a_second_what_its_latest_evaluation_scored(folder):
+    # fake_runs: evaluations at 10, 20 and 30 training seconds, at a third, two thirds and all of its rate.
+    results = report.load([folder])
+    at = report.scores_at_seconds(results, "weak", "sorry_v0_4p", np.array([0.0, 9.9, 10.0, 25.0, 500.0]))
+    assert at.shape == (3, 5)
+    rate = 0.25  # seed 0 of "weak": the even share
+    expected = [0.0, 0.0, results.score("sorry_v0_4p", rate / 3), results.score("sorry_v0_4p", 2 * rate / 3),
+                results.score("sorry_v0_4p", rate)]  # fmt: skip
+    assert at[0] == pytest.approx(expected, abs=1e-3)  # the files keep four decimals
 
 
 def test_an_algorithm_missing_runs_is_reported_but_not_aggregated(folder):

@@ -33,6 +33,9 @@ def test_aggregates_give_the_point_values_and_the_same_intervals_for_a_seed():
     for algo in data:
         for point, low, high in one[algo].values():
             assert low <= point <= high
+    # One metric alone: the same point, and the same resamples, so the same interval.
+    iqm_only = scores.aggregates(data, reps=300, seed=7, metrics=("IQM",))
+    assert iqm_only == {a: {"IQM": one[a]["IQM"]} for a in data}
 
 
 def test_the_global_generator_is_left_as_it_was():
