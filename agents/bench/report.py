@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -273,7 +273,9 @@ def plot_curves(results: Results, path: Path, x: str) -> None:
     fig.savefig(path, dpi=90)
 
 
-def plot_aggregate_curves(results: Results, path: Path, reps: int, seed: int, x: str = "step") -> None:
+def plot_aggregate_curves(
+    results: Results, path: Path, reps: int, seed: int, x: Literal["step", "wall_seconds"] = "step"
+) -> None:
     """The IQM of the normalized score over every run and task, with its stratified-bootstrap 95%
     interval, against training steps (at each evaluation) or training seconds (``x="wall_seconds"``: on
     a common grid of seconds, :func:`scores_at_seconds`)."""
@@ -402,8 +404,8 @@ def write_report(
         plot_aggregate_curves(results, out / "aggregate_steps.png", reps, seed)
         plot_aggregate_curves(results, out / "aggregate_wall.png", reps, seed, x="wall_seconds")
         plot_final(results, out, reps, seed)
-        plots += ["aggregate_steps.png", "aggregate_wall.png", "aggregates.png", "profiles.png"]
-        plots += ["improvement.png"]
+        finals = ("aggregate_steps", "aggregate_wall", "aggregates", "profiles", "improvement")
+        plots += [f"{name}.png" for name in finals]
     images = [f"![{p}]({p})" for p in plots]
     path = out / "report.md"
     path.write_text("\n".join(head) + text + "\n" + "\n\n".join(images) + "\n", encoding="utf-8")
