@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -49,6 +49,8 @@ class Results:
     #: The suite version and protocol the runs share.
     suite: str | None = None
     protocol: dict[str, Any] | None = None
+    #: The bootstrap's results by ``(reps, seed)`` (:func:`final_aggregates`), shared by tables and plots.
+    cache: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def algos(self) -> list[str]:
@@ -129,6 +131,19 @@ def load(folders: Sequence[str | Path]) -> Results:
     return out
 
 
+def final_aggregates(
+    results: Results, reps: int = scores.REPS, seed: int = 0
+) -> tuple[dict[str, Any], dict[tuple[str, str], tuple[float, float, float]]]:
+    """The complete algorithms' aggregates (:func:`~.scores.aggregates`) and probabilities of improvement
+    (:func:`~.scores.probability_of_improvement`), bootstrapped once per ``reps`` and ``seed``: the
+    tables, the plots and the comparison show the same draws."""
+    if (reps, seed) not in results.cache:
+        score_dict = results.score_dict()
+        agg = scores.aggregates(score_dict, reps, seed) if score_dict else {}
+        results.cache[(reps, seed)] = (agg, scores.probability_of_improvement(score_dict, reps, seed))
+    return results.cache[(reps, seed)]
+
+
 # -- tables ----------------------------------------------------------------------------------------------
 def _interval(point: float, low: float, high: float, digits: int = 3) -> str:
     return f"{point:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
@@ -145,7 +160,7 @@ def tables(results: Results, reps: int = scores.REPS, seed: int = 0) -> str:
     complete = results.complete()
     score_dict = results.score_dict(complete)
     if complete:
-        agg = scores.aggregates(score_dict, reps, seed)
+        agg, poi = final_aggregates(results, reps, seed)
         lines += ["### Aggregate normalized score (final, every task, every seed)", "",
                   "| algorithm | runs | IQM | median | mean |", "|---|---|---|---|---|"]  # fmt: skip
         for a in complete:
@@ -154,7 +169,6 @@ def tables(results: Results, reps: int = scores.REPS, seed: int = 0) -> str:
                 f"| {a} | {runs} | " + " | ".join(_interval(*agg[a][m]) for m in scores.METRICS) + " |"
             )
         lines += ["", f"Stratified-bootstrap 95% intervals, {reps:,} resamples, seed {seed}.", ""]
-        poi = scores.probability_of_improvement(score_dict, reps, seed)
         if poi:
             lines += ["### Probability of improvement P(row > column)", "",
                       "| | " + " | ".join(complete) + " |", "|---" * (len(complete) + 1) + "|"]  # fmt: skip
@@ -342,7 +356,7 @@ def plot_final(results: Results, out: Path, reps: int, seed: int) -> None:
     if not score_dict:
         return
     algos = list(score_dict)
-    agg = scores.aggregates(score_dict, reps, seed)
+    agg, poi = final_aggregates(results, reps, seed)
     fig = _figure(9, 0.6 + 0.45 * len(algos))
     for j, metric in enumerate(scores.METRICS):
         ax = fig.add_subplot(1, len(scores.METRICS), j + 1)
@@ -369,7 +383,6 @@ def plot_final(results: Results, out: Path, reps: int, seed: int) -> None:
     ax.legend(fontsize=8)
     fig.savefig(out / "profiles.png", dpi=90)
 
-    poi = scores.probability_of_improvement(score_dict, reps, seed)
     if poi:
         pairs = list(poi)
         fig = _figure(6.4, 0.8 + 0.4 * len(pairs))
@@ -419,18 +432,10 @@ def comparison(results: Results, new: Sequence[str], reps: int = scores.REPS, se
     missing = [a for a in new if a not in complete]
     if missing:
         raise ValueError(f"{missing} lack runs on some task or seed: every task of the suite, the same seeds")
-    score_dict = results.score_dict(complete)
-    agg = scores.aggregates(score_dict, reps, seed)
-    poi = scores.probability_of_improvement(score_dict, reps, seed)
+    agg, poi = final_aggregates(results, reps, seed)
     lines = ["| algorithm | IQM | " + " | ".join(f"P(> {b})" for b in complete) + " |",
              "|---|---|" + "---|" * len(complete)]  # fmt: skip
     for a in new:
         cells = ["-" if a == b else _interval(*poi[(a, b)], digits=2) for b in complete]
         lines.append(f"| {a} | {_interval(*agg[a]['IQM'])} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-def summary(results: Results, reps: int = scores.REPS, seed: int = 0) -> dict[str, Mapping[str, Any]]:
-    """The aggregates of the complete algorithms as plain data (``report.json``)."""
-    agg = scores.aggregates(results.score_dict(), reps, seed) if results.complete() else {}
-    return {a: {m: list(v) for m, v in metrics.items()} for a, metrics in agg.items()}
