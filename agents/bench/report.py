@@ -70,6 +70,11 @@ class Results:
                     out[seed] = row["win_rate"]
         return out
 
+    def curve(self, algo: str, task: str, seed: int) -> list[dict[str, Any]]:
+        """The rows of one run's evaluations during training against heuristic players, every seat."""
+        return [r for r in self.runs[algo][task][seed]
+                if r["phase"] == "curve" and r["pool"] == "heuristic" and r["role"] == "all"]  # fmt: skip
+
     def complete(self) -> list[str]:
         """The algorithms with a run of every seed of the first of them on every task (the aggregates'
         and profiles' condition)."""
@@ -238,11 +243,8 @@ def curves(
     """The curve of ``algo`` on ``task`` against heuristic players: at each evaluation (its index), the
     mean over seeds of ``x`` (``step`` or ``wall_seconds``), and the mean, lowest and highest win rate."""
     per_eval: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for rows in results.runs[algo][task].values():
-        points = [
-            r for r in rows if r["phase"] == "curve" and r["pool"] == "heuristic" and r["role"] == "all"
-        ]
-        for i, r in enumerate(points):
+    for seed in results.runs[algo][task]:
+        for i, r in enumerate(results.curve(algo, task, seed)):
             per_eval[i].append((r[x], r["win_rate"]))
     n = len(results.runs[algo][task])
     keys = [k for k in sorted(per_eval) if len(per_eval[k]) == n]
@@ -327,8 +329,7 @@ def scores_at_seconds(results: Results, algo: str, task: str, seconds: np.ndarra
     (a random agent's, an untrained network's level) before its first; its last once it has ended."""
     out = []
     for seed in sorted(results.runs[algo][task]):
-        rows = [r for r in results.runs[algo][task][seed]
-                if r["phase"] == "curve" and r["pool"] == "heuristic" and r["role"] == "all"]  # fmt: skip
+        rows = results.curve(algo, task, seed)
         walls = np.array([r["wall_seconds"] for r in rows])
         values = np.array([results.score(task, r["win_rate"]) for r in rows])
         latest = np.searchsorted(walls, seconds, side="right") - 1
@@ -342,8 +343,7 @@ def curves_scores(results: Results, algo: str, task: str) -> tuple[np.ndarray, n
     per_seed = []
     steps = []
     for seed in sorted(results.runs[algo][task]):
-        rows = [r for r in results.runs[algo][task][seed]
-                if r["phase"] == "curve" and r["pool"] == "heuristic" and r["role"] == "all"]  # fmt: skip
+        rows = results.curve(algo, task, seed)
         per_seed.append([results.score(task, r["win_rate"]) for r in rows])
         steps.append([r["step"] for r in rows])
     count = min(len(p) for p in per_seed)
