@@ -4,6 +4,10 @@ A run is a training run of the algorithm's benchmark config (``configs/bench/<al
 hyperparameters on every task) with the suite's task, seed and budget put in
 (:func:`run_config`): the game and its options, ``total_timesteps`` = :data:`~.suite.BUDGET`, the
 learner's seat drawn per episode, and the evaluation of the suite (its pools, games and fixed seeds).
+Expert iteration (``algo: exit``, trained by its own runner, not by steps) gets the same with the
+budget as searched decisions of the learner (``examples``: one example per decision its search made),
+evaluations after the iteration that passes each evaluation point, and its start network evaluated
+at step 0 (:func:`exit_protocol_keys`).
 After training, the final model plays the final evaluation (:data:`~.suite.FINAL_GAMES`, other fixed
 seeds), and the run's results are written as plain files:
 
@@ -15,9 +19,10 @@ seeds), and the run's results are written as plain files:
   seconds, the machine, library versions and the commit.
 
 The training itself lives in ``train/<algo>/<task>/seed_<k>/`` (a run directory of
-:mod:`boardenvs_agents.learning.run`): a stopped run is resumed from its last checkpoint by running the
-grid again (exactly, as any training run); its checkpoints are removed once its results are written
-(a DQN's holds its replay buffer), ``final_model.zip`` and the logs are kept. A run whose results exist
+:mod:`boardenvs_agents.learning.run`, or of :mod:`boardenvs_agents.learning.expert.run`): a stopped run
+is resumed from its last checkpoint by running the grid again (exactly, as any training run); its
+checkpoints (a DQN's holds its replay buffer) and expert iteration's self-play examples are removed
+once its results are written, ``final_model.zip`` and the logs are kept. A run whose results exist
 is not run again.
 
 Runs go one after another, in ``jobs`` local processes, or as Ray tasks (one run per task, one CPU
@@ -56,7 +61,13 @@ from boardenvs_agents.bench.suite import (
 COLUMNS = ("phase", "step", "wall_seconds", "pool", "role", "games", "wins", "win_rate", "ci_low", "ci_high")
 
 #: The config keys the protocol sets (a benchmark config may not: they are the suite's).
-PROTOCOL_KEYS = ("game", "game_options", "seed", "total_timesteps", "learner_seat", "eval")
+PROTOCOL_KEYS = ("game", "game_options", "seed", "total_timesteps", "learner_seat", "eval", "examples")
+
+#: The algorithm trained by a runner of its own that the protocol runs: expert iteration.
+EXIT = "exit"
+
+#: What a finished run's directory no longer needs (its results are written): checkpoints, self-play data.
+BULKY = ("checkpoint", "iter_*/data")
 
 
 @dataclass(frozen=True)
@@ -109,27 +120,37 @@ def bench_config_name(algo: str) -> str:
 
 
 def run_config(spec: RunSpec, protocol: Protocol = STANDARD) -> Any:
-    """The training config of a run: the benchmark config with the task, seed and protocol put in.
+    """The training config of a run: the benchmark config with the task, seed and protocol put in (a
+    :class:`~boardenvs_agents.learning.config.TrainConfig`, or for ``algo: exit`` an
+    :class:`~boardenvs_agents.learning.expert.iterate.ExItConfig`).
 
     Raises:
-        boardenvs.core.options.OptionError: for a bad config or override, or one that sets a key the
-            protocol sets (:data:`PROTOCOL_KEYS`).
+        boardenvs.core.options.OptionError: for a bad config or override, one that sets a key the
+            protocol sets (:data:`PROTOCOL_KEYS`), or an algorithm trained by another runner.
     """
     from boardenvs.core.options import OptionError, make_options
     from boardenvs_agents.config import read_config
     from boardenvs_agents.learning.config import TrainConfig, check_config
+    from boardenvs_agents.learning.expert.iterate import ExItConfig
 
     raw, where = read_config(bench_config_name(spec.algo), spec.overrides)
     fixed = sorted(set(raw) & set(PROTOCOL_KEYS) - {"game"})
     if fixed:
         raise OptionError(f"{where}{fixed} are the benchmark protocol's to set, not a benchmark config's")
     task = get_task(spec.task)
+    if raw.get("algo") == EXIT:
+        raw.update(exit_protocol_keys(task, spec.seed, protocol))
+        try:
+            return make_options(ExItConfig, raw, where=where)
+        except ValueError as err:
+            message = str(err)
+            raise OptionError(message if message.startswith(where) else where + message) from err
     raw.update(protocol_keys(task, spec.seed, protocol))
     config = make_options(TrainConfig, raw, where=where)
     if config.algorithm.runner:
         raise OptionError(
             f"{where}algo {config.algo} trains by a runner of its own; the benchmark runs the algorithms "
-            "trained by steps (ppo, dqn, any registered like them)"
+            f"trained by steps (ppo, dqn, any registered like them) and expert iteration ({EXIT})"
         )
     check_config(config, where)
     return config
@@ -145,6 +166,20 @@ def protocol_keys(task: Task, seed: int, protocol: Protocol = STANDARD) -> dict[
         "learner_seat": None,
         "eval": {"every": protocol.eval_every, "games": protocol.eval_games, "opponents": list(POOLS),
                  "seed": protocol.eval_seed},
+    }  # fmt: skip
+
+
+def exit_protocol_keys(task: Task, seed: int, protocol: Protocol = STANDARD) -> dict[str, Any]:
+    """The config keys the protocol sets for expert iteration on ``task`` with ``seed``: the budget as
+    searched decisions (``examples``), the evaluation after each iteration that passes a multiple of
+    the protocol's ``eval_every`` (and the last), and of the start network at step 0."""
+    return {
+        "game": task.game,
+        "game_options": dict(task.options),
+        "seed": seed,
+        "examples": protocol.budget,
+        "eval": {"every": 0, "every_examples": protocol.eval_every, "games": protocol.eval_games,
+                 "opponents": list(POOLS), "seed": protocol.eval_seed, "at_start": True},
     }  # fmt: skip
 
 
@@ -210,6 +245,7 @@ def run_one(spec: RunSpec, out: str | Path, protocol: Protocol = STANDARD, progr
         boardenvs.core.options.OptionError: for a bad config.
         boardenvs_agents.learning.run.RunError: for a run directory that cannot be resumed.
     """
+    from boardenvs_agents.learning.expert import run as exit_run
     from boardenvs_agents.learning.run import resume_run, start_run
 
     results = spec.results_file(out)
@@ -221,7 +257,10 @@ def run_one(spec: RunSpec, out: str | Path, protocol: Protocol = STANDARD, progr
         result = resume_run(train_dir, progress=progress)
     else:
         train_dir.parent.mkdir(parents=True, exist_ok=True)
-        result = start_run(config, train_dir.parent, train_dir.name, progress=progress)
+        if config.algo == EXIT:
+            result = exit_run.start_run(config.to_dict(), "", train_dir.parent, train_dir.name, progress)
+        else:
+            result = start_run(config, train_dir.parent, train_dir.name, progress=progress)
     task = get_task(spec.task)
     history = json.loads((train_dir / "eval.json").read_text(encoding="utf-8"))
     rows = []
@@ -251,7 +290,9 @@ def run_one(spec: RunSpec, out: str | Path, protocol: Protocol = STANDARD, progr
     results.parent.mkdir(parents=True, exist_ok=True)
     results.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     write_results(results, rows)  # last: its existence says the run is done
-    shutil.rmtree(train_dir / "checkpoint", ignore_errors=True)
+    for pattern in BULKY:
+        for folder in train_dir.glob(pattern):
+            shutil.rmtree(folder, ignore_errors=True)
     return results
 
 

@@ -217,6 +217,104 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
     return _Session(run_dir, config, checkpoint, progress).run()
 
 
+def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool = False) -> dict[str, Any]:
+    """The warm start of ``model`` (:mod:`boardenvs_agents.learning.imitation`, ``config.imitation``), its
+    report written to ``run_dir/imitation.json`` and returned: the teacher's games, the cloning, then
+    each DAgger round and the cloning again; ``progress``: progress bars over the games."""
+    from boardenvs_agents.learning.imitation import (
+        clone_policy,
+        collect_demonstrations,
+        merge_demonstrations,
+    )
+    from boardenvs_agents.learning.models import LearnedPolicy
+    from boardenvs_agents.learning.training import learner_view
+
+    imitation = config.imitation
+    assert imitation.teacher is not None
+    game, view = learner_view(config)
+    start = time.perf_counter()
+
+    def collect(games: int, seed: Any, label: str, actor: LearnedPolicy | None = None) -> Any:
+        bar = progress_bar(games, label) if progress else None
+        try:
+            return collect_demonstrations(
+                game, view, imitation.teacher, games, seed, float(model.gamma),
+                progress=None if bar is None else lambda done: bar.update(done - bar.n),
+                opponents=imitation.opponents, record=imitation.seats,
+                seat_teachers=imitation.seat_teachers, actor=actor,
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def fit(demos: Any, stage: str) -> list[dict[str, float]]:
+        return clone_policy(
+            model, demos, imitation.epochs, imitation.batch_size, imitation.learning_rate,
+            imitation.value_coef, config.seed,
+            progress=lambda r: say(
+                f"imitation{stage} epoch {r['epoch']}/{imitation.epochs}: held-out accuracy "
+                f"{r['heldout_accuracy']:.3f}, value mse {r['heldout_value_mse']:.3f}"
+            ),
+        )  # fmt: skip
+
+    demos = collect(imitation.games, config.seed, f"imitation: {imitation.teacher} games")
+    say(f"imitation: {len(demos):,} decisions of {imitation.games:,} {imitation.teacher} games")
+    reports = fit(demos, "")
+    rounds = []
+    for r in range(1, imitation.dagger_rounds + 1):
+        # DAgger: the policy plays (greedy, as evaluated), the teacher labels; the round's games
+        # have seeds of their own.
+        actor = LearnedPolicy(model, game, view.learner_seat, view.mask_in_observation, name="learner")
+        new = collect(imitation.dagger_games, [config.seed, r], f"DAgger round {r}: games", actor)
+        demos = merge_demonstrations([demos, new])
+        say(f"DAgger round {r}: {len(new):,} decisions labelled, {len(demos):,} in all")
+        rounds.append({"round": r, "games": imitation.dagger_games, "decisions": len(new),
+                       "epochs": fit(demos, f" (DAgger round {r})")})  # fmt: skip
+    report = {
+        "teacher": imitation.teacher,
+        "opponents": imitation.opponents,
+        "seats": imitation.seats,
+        "seat_teachers": imitation.seat_teachers,
+        "games": imitation.games,
+        "decisions": len(demos),
+        "epochs": reports,
+        "dagger": rounds,
+        "seconds": time.perf_counter() - start,
+    }
+    text = json.dumps(report, indent=2)
+    atomic_write(run_dir / "imitation.json", lambda tmp: tmp.write_text(text))
+    return report
+
+
+def imitation_model(config: TrainConfig, folder: str | Path, progress: bool = False) -> Path:
+    """A network of ``config`` (its algorithm, ``policy_kwargs`` and ``hyperparameters``, built from its
+    seed) warm-started by :func:`imitate` and nothing else, saved with its metadata to
+    ``folder/model.zip`` beside ``imitation.json``; returns the model's path. Expert iteration's
+    ``start: imitation`` (:mod:`boardenvs_agents.learning.expert`) starts from it.
+
+    Raises:
+        OptionError: for a config without an imitation teacher.
+    """
+    import torch
+
+    from boardenvs_agents.learning.training import final_metadata, make_vec_env
+
+    if config.imitation.teacher is None:
+        raise OptionError("an imitation network needs imitation.teacher (an agent spec, e.g. heuristic)")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(config.torch_threads)
+    vec_env = make_vec_env(config, root=folder)
+    try:
+        hyperparameters, policy_kwargs = config.hyperparameters, config.policy_kwargs
+        model = config.algorithm.build(vec_env, hyperparameters, policy_kwargs, seed=config.seed)
+        imitate(model, config, folder, progress)
+        save_model(model, folder / "model.zip", final_metadata(config, 0))
+    finally:
+        vec_env.close()
+    return folder / "model.zip"
+
+
 # -- checkpoints ----------------------------------------------------------------------------------
 @dataclass
 class _Checkpoint:
@@ -376,7 +474,7 @@ class _Session:
             if config.init_model is not None:
                 self._init_from(model, Path(config.init_model))
             if config.imitation.teacher is not None:
-                self._imitate(model)
+                imitate(model, config, run_dir, self.progress)
         else:
             model = checkpoint.model
             model.set_env(vec_env, force_reset=False)  # keeps the last observations and episode starts
@@ -438,72 +536,6 @@ class _Session:
         source = self.config.algorithm.load(path)
         model.policy.load_state_dict(source.policy.state_dict())
         say(f"init_model: weights of {path}")
-
-    def _imitate(self, model: Any) -> None:
-        """The warm start (:mod:`boardenvs_agents.learning.imitation`), its report in ``imitation.json``:
-        the teacher's games, the cloning, then each DAgger round and the cloning again."""
-        from boardenvs_agents.learning.imitation import (
-            clone_policy,
-            collect_demonstrations,
-            merge_demonstrations,
-        )
-        from boardenvs_agents.learning.models import LearnedPolicy
-        from boardenvs_agents.learning.training import learner_view
-
-        config, imitation = self.config, self.config.imitation
-        assert imitation.teacher is not None
-        game, view = learner_view(config)
-        start = time.perf_counter()
-
-        def collect(games: int, seed: Any, label: str, actor: LearnedPolicy | None = None) -> Any:
-            bar = progress_bar(games, label) if self.progress else None
-            try:
-                return collect_demonstrations(
-                    game, view, imitation.teacher, games, seed, float(model.gamma),
-                    progress=None if bar is None else lambda done: bar.update(done - bar.n),
-                    opponents=imitation.opponents, record=imitation.seats,
-                    seat_teachers=imitation.seat_teachers, actor=actor,
-                )  # fmt: skip
-            finally:
-                if bar is not None:
-                    bar.close()
-
-        def fit(demos: Any, stage: str) -> list[dict[str, float]]:
-            return clone_policy(
-                model, demos, imitation.epochs, imitation.batch_size, imitation.learning_rate,
-                imitation.value_coef, config.seed,
-                progress=lambda r: say(
-                    f"imitation{stage} epoch {r['epoch']}/{imitation.epochs}: held-out accuracy "
-                    f"{r['heldout_accuracy']:.3f}, value mse {r['heldout_value_mse']:.3f}"
-                ),
-            )  # fmt: skip
-
-        demos = collect(imitation.games, config.seed, f"imitation: {imitation.teacher} games")
-        say(f"imitation: {len(demos):,} decisions of {imitation.games:,} {imitation.teacher} games")
-        reports = fit(demos, "")
-        rounds = []
-        for r in range(1, imitation.dagger_rounds + 1):
-            # DAgger: the policy plays (greedy, as evaluated), the teacher labels; the round's games
-            # have seeds of their own.
-            actor = LearnedPolicy(model, game, view.learner_seat, view.mask_in_observation, name="learner")
-            new = collect(imitation.dagger_games, [config.seed, r], f"DAgger round {r}: games", actor)
-            demos = merge_demonstrations([demos, new])
-            say(f"DAgger round {r}: {len(new):,} decisions labelled, {len(demos):,} in all")
-            rounds.append({"round": r, "games": imitation.dagger_games, "decisions": len(new),
-                           "epochs": fit(demos, f" (DAgger round {r})")})  # fmt: skip
-        report = {
-            "teacher": imitation.teacher,
-            "opponents": imitation.opponents,
-            "seats": imitation.seats,
-            "seat_teachers": imitation.seat_teachers,
-            "games": imitation.games,
-            "decisions": len(demos),
-            "epochs": reports,
-            "dagger": rounds,
-            "seconds": time.perf_counter() - start,
-        }
-        text = json.dumps(report, indent=2)
-        atomic_write(self.run_dir / "imitation.json", lambda tmp: tmp.write_text(text))
 
     def save(self) -> None:
         """Write a checkpoint of everything the next rollout depends on."""

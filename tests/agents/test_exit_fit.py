@@ -156,9 +156,11 @@ def test_a_killed_run_resumes_to_the_same_final_weights(tmp_path, monkeypatch):
 
 
 def test_the_shipped_configs_load():
-    """Every configs/<game>/exit.yaml is a valid expert-iteration config of a game with a start model."""
-    shipped = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*/exit*.yaml"))
-    assert shipped
+    """Every configs/<game>/exit.yaml is a valid expert-iteration config of a game with a start model
+    (configs/bench/exit.yaml, which the benchmark's protocol completes, is tests/bench's)."""
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    shipped = sorted(p for p in configs.glob("*/exit*.yaml") if p.parent.name != "bench")
+    assert len(shipped) >= 3
     for path in shipped:
         config = ExItConfig.from_dict(yaml.safe_load(path.read_text()), where=f"{path}: ")
         assert config.game == path.parent.name

@@ -37,10 +37,32 @@ def test_a_config_may_not_set_the_protocols_keys(tmp_path):
     assert RunSpec(str(mine), "sorry_v0_4p", 0).label == "mine"
 
 
-def test_an_algorithm_with_a_runner_of_its_own_is_refused_with_a_reason(tmp_path):
+def test_expert_iteration_gets_the_budget_in_searched_decisions_and_the_same_evaluation():
+    from boardenvs_agents.learning.expert.iterate import ExItConfig
+
+    config = run_config(RunSpec("exit", "gangsi_v0_3h", 3))
+    ppo = run_config(RunSpec("ppo", "gangsi_v0_3h", 3))
+    assert isinstance(config, ExItConfig) and config.examples == STANDARD.budget
+    assert (config.game, config.game_options, config.seed) == (ppo.game, ppo.game_options, 3)
+    assert config.start == "imitation" and config.warm_start_config().imitation.teacher == "heuristic"
+    assert config.search["sims"] == 16  # a budget in simulations, never seconds
+    # The evaluation of every other algorithm: its pools, games and seeds, at the same points in steps.
+    assert (config.eval.opponents, config.eval.games, config.eval.seed) == (
+        ppo.eval.opponents, ppo.eval.games, EVAL_SEED
+    )  # fmt: skip
+    assert config.eval.every_examples == ppo.eval.every == STANDARD.eval_every and config.eval.at_start
+
+
+def test_an_expert_iteration_config_is_checked_and_may_not_set_the_budget(tmp_path):
     mine = tmp_path / "exit.yaml"
     mine.write_text("algo: exit\n")
-    with pytest.raises(OptionError, match="runner of its own"):
+    with pytest.raises(OptionError, match="'start' is required"):
+        run_config(RunSpec(str(mine), "sorry_v0_4p", 0))
+    mine.write_text("algo: exit\nstart: imitation\nexamples: 5000000\n")
+    with pytest.raises(OptionError, match=r"\['examples'\] are the benchmark protocol's"):
+        run_config(RunSpec(str(mine), "sorry_v0_4p", 0))
+    mine.write_text("algo: exit\nstart: imitation\n")
+    with pytest.raises(OptionError, match="warm_start.imitation.teacher"):
         run_config(RunSpec(str(mine), "sorry_v0_4p", 0))
 
 
@@ -147,10 +169,71 @@ def test_run_all_in_two_processes_gives_the_results_of_one(whole, tmp_path):
         protocol.run_all(specs, tmp_path, backend="slurm")
 
 
-@pytest.mark.parametrize("algo", ["ppo", "ppo_bc", "dqn"])
+@pytest.mark.parametrize("algo", ["ppo", "ppo_bc", "dqn", "exit"])
 def test_every_benchmark_config_makes_a_run_of_every_task(algo):
     from boardenvs_agents.bench.suite import TASKS
 
     for task in TASKS:
         config = run_config(RunSpec(algo, task.name, 0))
         assert config.algo == algo.partition("_")[0] and config.game_options == task.options
+
+
+#: Expert iteration in a few hundred searched decisions: a start cloned from 4 heuristic games, 2 games an
+#: iteration, 2 simulations.
+SMALL_EXIT = (
+    "warm_start.imitation.games=4", "warm_start.imitation.epochs=1",
+    "warm_start.policy_kwargs.net_arch=[32,32]", "games=2", "search.sims=2", "fit.epochs=1",
+    "selfplay.chunk_games=1",
+)  # fmt: skip
+TINY_EXIT = Protocol(budget=300, eval_every=150, eval_games=2, final_games=(("random", 2), ("heuristic", 2)))
+
+
+@pytest.fixture(scope="module")
+def exit_whole(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exit_whole")
+    spec = RunSpec("exit", "sorry_v0_2p", 0, SMALL_EXIT)
+    return spec, protocol.run_one(spec, out, TINY_EXIT)
+
+
+def test_an_expert_iteration_run_writes_results_from_its_start_to_its_budget(exit_whole):
+    spec, path = exit_whole
+    rows = read_results(path)
+    curve = [r for r in rows if r["phase"] == "curve" and r["role"] == "all" and r["pool"] == "heuristic"]
+    steps = [r["step"] for r in curve]
+    assert steps[0] == 0 and steps[-1] >= 300 and steps == sorted(steps) and len(steps) >= 3
+    assert [s // 150 for s in steps[1:-1]] == list(range(1, len(steps) - 1))  # one past each point
+    seconds = [r["wall_seconds"] for r in curve]
+    assert seconds[0] > 0 and seconds == sorted(seconds)  # the warm start's time counts, as ppo_bc's
+    final = {r["pool"]: r for r in rows if r["phase"] == "final"}
+    assert final["heuristic"]["games"] == final["random"]["games"] == 2
+    assert final["heuristic"]["step"] == steps[-1]
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["algo"] == "exit" and meta["steps"] == steps[-1] and meta["config"]["examples"] == 300
+    train = spec.train_dir(path.parents[3])
+    assert (train / "final_model.zip").is_file() and (train / "start" / "model.zip").is_file()
+    assert not list(train.glob("iter_*/data"))  # the self-play examples go once the results are written
+
+
+def test_a_stopped_expert_iteration_run_resumes_to_the_results_of_one_never_stopped(
+    exit_whole, tmp_path, monkeypatch
+):
+    from boardenvs_agents.learning.expert import iterate
+
+    spec, path = exit_whole
+    calls = []
+    fit = iterate.fit
+
+    def stop_at_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as a kill in the second iteration, after its self-play
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(iterate, "fit", stop_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        protocol.run_one(spec, tmp_path, TINY_EXIT)
+    assert not spec.results_file(tmp_path).exists()
+    monkeypatch.setattr(iterate, "fit", fit)
+    resumed = protocol.run_one(spec, tmp_path, TINY_EXIT)
+    assert results_without_seconds(resumed) == results_without_seconds(path)
+    assert weights(tmp_path, spec) == weights(path.parents[3], spec)

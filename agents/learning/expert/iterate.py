@@ -22,6 +22,15 @@ Iteration ``i`` (from 0) of an :class:`ExItConfig`:
    win rates are paired; then ``out/iter_{i:03d}/report.json``: the fit's report, the evaluation, the
    examples, the seconds.
 
+**The start and the budget**: ``start: imitation`` makes the network of iteration 0 in the run, a
+MaskablePPO network of the ``warm_start`` keys (a ``ppo`` training config's ``imitation``,
+``policy_kwargs``, ``hyperparameters``) cloned from its teacher's games
+(:func:`~boardenvs_agents.learning.run.imitation_model`), in ``out/start/`` with its seconds and, with
+``eval.at_start``, its evaluation (``out/start/report.json``). ``examples`` is a budget in searched
+decisions: the iterations stop after the one whose examples bring the run to it (``iterations`` is then
+the most there may be); ``eval.every_examples`` evaluates after each iteration that passes a multiple of
+it. The benchmark (:mod:`boardenvs_agents.bench.protocol`) runs expert iteration that way.
+
 **Seeding**: iteration ``i`` plays its games with seed ``derive_seeds([seed, 0], iterations)[i]`` and
 fits with ``derive_seeds([seed, 1], iterations)[i]`` (:func:`boardenvs.core.loop.derive_seeds`: a run
 of more iterations begins with the same ones).
@@ -78,8 +87,17 @@ NOT_RESULTS_KEYS = ("algo", "iterations", "workers", "backend", "eval")
 #: The algorithms whose models expert iteration starts from and saves (MaskablePPO actor-critics).
 NETWORK_ALGORITHMS = ("ppo", "exit")
 
-#: The evaluation's seed is the run's plus this (as a training run's).
+#: The evaluation's seed is the run's plus this (as a training run's), unless ``eval.seed`` sets it.
 EVAL_SEED_OFFSET = 10_000
+
+#: The folder of a run's start network (``start: imitation``) and its ``report.json``.
+START_FOLDER = "start"
+
+#: The ``start`` that makes the network of iteration 0 in the run by imitation (``warm_start``).
+IMITATION = "imitation"
+
+#: ``warm_start`` keys the expert-iteration config sets itself.
+OWN_WARM_START_KEYS = ("game", "game_options", "seed", "algo")
 
 
 @dataclass(frozen=True)
@@ -92,17 +110,27 @@ class IterationEvalConfig:
     games: int = 400
     #: Agent specs in every other seat.
     opponents: tuple[str, ...] = ("heuristic",)
+    #: Also after each iteration whose examples pass a multiple of this (0: not by examples).
+    every_examples: int = 0
+    #: Evaluate the start network too, before the first iteration (step 0 of ``eval.csv``).
+    at_start: bool = False
+    #: First seed of the evaluation games (``None``: the run's seed + :data:`EVAL_SEED_OFFSET`).
+    seed: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.every, bool) or not isinstance(self.every, int) or self.every < 0:
-            raise ValueError(f"eval.every must be an integer >= 0, got {self.every!r}")
+        for name in ("every", "every_examples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"eval.{name} must be an integer >= 0, got {value!r}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"eval.games must be a positive integer, got {self.games!r}")
 
-    def due(self, iteration: int, iterations: int) -> bool:
-        """Whether iteration ``iteration`` (from 0) of ``iterations`` is evaluated."""
-        last = iteration == iterations - 1
-        return last or (self.every > 0 and (iteration + 1) % self.every == 0)
+    def due(self, iteration: int, last: bool, before: int = 0, after: int = 0) -> bool:
+        """Whether iteration ``iteration`` (from 0) is evaluated: the ``last`` one, every ``every``-th,
+        and one whose examples took the run from ``before`` to ``after`` past a multiple of
+        ``every_examples``."""
+        by_examples = self.every_examples > 0 and after // self.every_examples > before // self.every_examples
+        return last or by_examples or (self.every > 0 and (iteration + 1) % self.every == 0)
 
 
 @dataclass(frozen=True)
@@ -117,11 +145,18 @@ class ExItConfig:
     #: The algorithm (``boardenvs-train`` reads it): always ``exit``.
     algo: str = "exit"
     #: The network of iteration 0: a learned spec (``ppo:sorry_v0``: the shipped model for the game's
-    #: options; ``exit:...`` goes on from an expert-iteration network) or a MaskablePPO model file
-    #: saved with metadata.
+    #: options; ``exit:...`` goes on from an expert-iteration network), a MaskablePPO model file
+    #: saved with metadata, or ``imitation``: a network made in the run from ``warm_start``.
     start: str = ""
-    #: Iterations to run.
+    #: For ``start: imitation``: the keys of a ``ppo`` training config
+    #: (:class:`~boardenvs_agents.learning.config.TrainConfig`) that make the start network: its
+    #: ``imitation`` section (a teacher is required), ``policy_kwargs``, ``hyperparameters``.
+    warm_start: dict[str, Any] = field(default_factory=dict)
+    #: Iterations to run (with ``examples``: at most).
     iterations: int = 10
+    #: A budget in searched decisions (examples): stop after the iteration that reaches it (``None``:
+    #: run ``iterations``).
+    examples: int | None = None
     #: Self-play games per iteration.
     games: int = 100
     #: Options of the search (:class:`~boardenvs_agents.search.mcts.MCTSPolicy`), a budget in simulations.
@@ -156,6 +191,14 @@ class ExItConfig:
         own = sorted(set(self.selfplay) & set(OWN_SELFPLAY_KEYS))
         if own:
             raise ValueError(f"selfplay.{own[0]} is set by the expert-iteration config itself ({own[0]})")
+        if self.examples is not None and (
+            isinstance(self.examples, bool) or not isinstance(self.examples, int) or self.examples < 1
+        ):
+            raise ValueError(f"examples must be a positive integer (or null), got {self.examples!r}")
+        if self.start == IMITATION:
+            self.warm_start_config()  # checks the warm start's keys now
+        elif self.warm_start:
+            raise ValueError(f"warm_start is for start: {IMITATION} (the start here is {self.start!r})")
         self.selfplay_config(0)  # checks the self-play keys (and game, games, seed, search) now
 
     @classmethod
@@ -193,20 +236,43 @@ class ExItConfig:
         }
         return make_options(SelfPlayConfig, raw, path="selfplay.")
 
+    def warm_start_config(self) -> Any:
+        """The :class:`~boardenvs_agents.learning.config.TrainConfig` of ``start: imitation``'s network:
+        ``warm_start`` with this config's game, options and seed, algorithm ``ppo``.
+
+        Raises:
+            boardenvs.core.options.OptionError: naming a bad ``warm_start`` key.
+            ValueError: for a warm start without an imitation teacher.
+        """
+        from boardenvs_agents.learning.config import TrainConfig
+
+        own = sorted(set(self.warm_start) & set(OWN_WARM_START_KEYS))
+        if own:
+            raise ValueError(f"warm_start.{own[0]} is set by the expert-iteration config itself")
+        raw = {**self.warm_start, "algo": "ppo", "game": self.game, "game_options": dict(self.game_options),
+               "seed": self.seed}  # fmt: skip
+        config = make_options(TrainConfig, raw, path="warm_start.")
+        if config.imitation.teacher is None:
+            raise ValueError(f"start: {IMITATION} needs warm_start.imitation.teacher (e.g. heuristic)")
+        return config
+
     def fit_seed(self, iteration: int) -> int:
         """The seed of iteration ``iteration``'s learning step."""
         return derive_seeds([self.seed, 1], iteration + 1)[iteration]
 
 
-def start_model_path(config: ExItConfig) -> Path:
+def start_model_path(config: ExItConfig, out: str | Path = ".") -> Path:
     """The model file of ``config.start``: a spec's model (``ppo:sorry_v0``: the shipped one for the
-    config's game options) or a path.
+    config's game options), a path, or for ``imitation`` the one the run in ``out`` makes
+    (``out/start/model.zip``).
 
     Raises:
         FileNotFoundError: for a model that does not exist.
         ValueError: for a spec of another algorithm than :data:`NETWORK_ALGORITHMS` or a shipped game
             with no model for these options.
     """
+    if config.start == IMITATION:
+        return Path(out) / START_FOLDER / "model.zip"
     algo, sep, name = config.start.partition(":")
     if not sep:
         return resolve_model_path(config.start, "ppo")
@@ -259,8 +325,9 @@ def run_iterations(
     say = progress if progress is not None else (lambda line: print(line, file=sys.stderr, flush=True))
     out = Path(out)
     game = make_game(config.game, **config.game_options)
-    start = start_model_path(config)  # checked before anything is written
+    start = start_model_path(config, out)  # checked before anything is written
     _check_manifest(out, config)
+    prepare_start(config, out, say)
 
     def network(iteration: int) -> Path:
         """The network iteration ``iteration`` searches with (and the fit starts from)."""
@@ -271,16 +338,23 @@ def run_iterations(
         folder = iteration_folder(out, iteration) / "data"
         return generate(config.selfplay_config(iteration), network(iteration), out=folder, progress=show)
 
-    reports = []
+    reports: list[dict[str, Any]] = []
+    total = 0  # examples so far
     for i in range(config.iterations):
+        if config.examples is not None and total >= config.examples:
+            break
         report = finished_report(out, i)
         if report is not None:
             say(f"exit {config.game} iteration {i + 1}/{config.iterations}: done already, skipped")
             reports.append(report)
+            total += report["examples"]
             continue
         began = time.perf_counter()
         examples = data(i, show_games)
         played = time.perf_counter() - began
+        last = i == config.iterations - 1 or (
+            config.examples is not None and total + len(examples) >= config.examples
+        )
         first = max(0, i - config.window + 1)
         window = [data(j) for j in range(first, i)] + [examples]
         model, metadata = load_model(network(i), game)
@@ -296,7 +370,8 @@ def run_iterations(
             "expert_iteration": {"iteration": i, "start": config.start, "config": config.results_dict()},
         }
         save_model(model, folder / "model.zip", metadata)
-        due = config.eval.due(i, config.iterations)
+        due = config.eval.due(i, last, total, total + len(examples))
+        total += len(examples)
         evaluation = evaluate_network(config, folder / "model.zip") if due else []
         final = fitted.final
         report = {
@@ -335,16 +410,58 @@ def run_iterations(
 
 def evaluate_network(config: ExItConfig, path: str | Path) -> list[dict[str, Any]]:
     """The network saved at ``path`` alone (greedy, no search) against each of ``config.eval.opponents``
-    in every other seat, seats rotated, ``config.eval.games`` games on the seeds of ``config.seed +
-    10_000``: one record per opponent, as a training run's evaluation
+    in every other seat, seats rotated, ``config.eval.games`` games on the seeds of ``config.eval.seed``
+    (by default ``config.seed + 10_000``): one record per opponent, as a training run's evaluation
     (:func:`~boardenvs_agents.learning.training.evaluate_against`)."""
     from boardenvs_agents.learning.models import LearnedPolicy
     from boardenvs_agents.learning.training import evaluate_against
 
     game = make_game(config.game, **config.game_options)
     network = LearnedPolicy.from_file(path, game, name="learner")
-    seed = config.seed + EVAL_SEED_OFFSET
+    seed = config.seed + EVAL_SEED_OFFSET if config.eval.seed is None else config.eval.seed
     return [evaluate_against(game, network, spec, config.eval.games, seed) for spec in config.eval.opponents]
+
+
+def prepare_start(
+    config: ExItConfig, out: str | Path, say: Callable[[str], None] | None = None
+) -> dict[str, Any] | None:
+    """Make the start network of ``start: imitation`` and evaluate the start network (``eval.at_start``)
+    unless ``out/start/report.json`` holds both already; returns that report (``seconds``: the
+    imitation's, ``eval``: the records), or ``None`` for a run that has neither."""
+    from boardenvs_agents.learning.run import imitation_model
+
+    if config.start != IMITATION and not config.eval.at_start:
+        return None
+    report = start_report(out)
+    if report is not None:
+        return report
+    folder = Path(out) / START_FOLDER
+    seconds = 0.0
+    if config.start == IMITATION:
+        began = time.perf_counter()
+        imitation_model(config.warm_start_config(), folder)
+        seconds = time.perf_counter() - began
+    start = start_model_path(config, out)
+    evaluation = evaluate_network(config, start) if config.eval.at_start else []
+    report = {"format": EXIT_FORMAT, "start": config.start, "network": str(start), "seconds": seconds,
+              "eval": evaluation}  # fmt: skip
+    text = json.dumps(report, indent=2)
+    atomic_write(folder / "report.json", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    if say is not None:
+        say(
+            f"exit {config.game} start {config.start} ({seconds:.1f} s)"
+            + "".join(f"; vs {rec['opponent']} {rec['win_rate']:.3f}" for rec in evaluation)
+        )
+    return report
+
+
+def start_report(out: str | Path) -> dict[str, Any] | None:
+    """``out/start/report.json`` if it is complete (:func:`prepare_start`), else ``None``."""
+    try:
+        report = json.loads((Path(out) / START_FOLDER / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return report if report.get("format") == EXIT_FORMAT else None
 
 
 def _numbered_apart(datasets: list[Dataset]) -> Dataset:

@@ -7,12 +7,15 @@
 
 A run directory holds the exact config (``config.yaml``), the iterations of
 :func:`~.iterate.run_iterations` (``exit.json``, ``iter_NNN/``: self-play data, ``model.zip``,
-``report.json``), ``eval.csv`` (the network alone after each evaluated iteration, one row per
-opponent, in a training run's columns, ``step`` counting the self-play examples: the curve the league
-pages draw), and at the end ``final_model.zip`` (the last iteration's network, which
-``exit:<run>/final_model.zip`` plays) and ``metrics.json``. Resuming is the iterations' own: a run
-killed anywhere ends with the same weights, bit for bit, as a run never stopped. A resume may change
-only :data:`RESUMABLE_KEYS` (what does not change the networks).
+``report.json``; ``start/`` for a start made in the run or evaluated), ``eval.csv`` (the network
+alone after each evaluated iteration, one row per opponent, in a training run's columns, ``step``
+counting the self-play examples: the curve the league pages draw), ``eval.json`` (the same records
+whole, as a training run's, with ``wall_seconds``: the training's seconds so far, the start's
+imitation, self-play and fits, evaluations not counted), and at the end ``final_model.zip`` (the
+last iteration's network, which ``exit:<run>/final_model.zip`` plays) and ``metrics.json``.
+Resuming is the iterations' own: a run killed anywhere ends with the same weights, bit for bit, as a
+run never stopped. A resume may change only :data:`RESUMABLE_KEYS` (what does not change the
+networks).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from boardenvs_agents.learning.expert.iterate import (
     finished_report,
     iteration_folder,
     run_iterations,
+    start_report,
 )
 from boardenvs_agents.learning.models import atomic_write
 from boardenvs_agents.learning.run import RunError, RunResult, default_run_name, new_run_dir, say
@@ -103,7 +107,8 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
 
 
 def _run(run_dir: Path, config: ExItConfig, progress: bool, resumed: bool) -> RunResult:
-    """Run the iterations in ``run_dir``, then write ``eval.csv``, ``final_model.zip``, ``metrics.json``."""
+    """Run the iterations in ``run_dir``, then write ``eval.csv``, ``eval.json``, ``final_model.zip``,
+    ``metrics.json``."""
     finished = (finished_report(run_dir, i) is not None for i in range(config.iterations))
     done = sum(finished) if resumed else None
     began = time.perf_counter()
@@ -125,27 +130,45 @@ def _run(run_dir: Path, config: ExItConfig, progress: bool, resumed: bool) -> Ru
         "final_fit": last["fit"]["epochs"][-1],
         "final_eval": final_eval,
     }
-    atomic_write(run_dir / "eval.csv", lambda tmp: tmp.write_text(_eval_csv(reports), encoding="utf-8"))
+    history = eval_history(start_report(run_dir), reports)
+    atomic_write(run_dir / "eval.csv", lambda tmp: tmp.write_text(_eval_csv(history), encoding="utf-8"))
+    text = json.dumps(history, indent=1)
+    atomic_write(run_dir / "eval.json", lambda tmp: tmp.write_text(text, encoding="utf-8"))
     final_model = iteration_folder(run_dir, last["iteration"]) / "model.zip"
     atomic_write(run_dir / "final_model.zip", lambda tmp: shutil.copyfile(final_model, tmp))
     atomic_write(run_dir / "metrics.json", lambda tmp: tmp.write_text(json.dumps(metrics, indent=2)))
     return RunResult(run_dir, config, metrics, resumed_from=done)
 
 
-def _eval_csv(reports: list[dict[str, Any]]) -> str:
-    """``eval.csv``: one row per evaluated iteration and opponent, its step the examples up to it."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EVAL_COLUMNS)
+def eval_history(start: dict[str, Any] | None, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every evaluation record of a run (its start's, then its iterations'), each with ``step`` (the
+    examples so far), ``iteration`` (-1: the start network) and ``wall_seconds`` (the start's seconds,
+    then each iteration's self-play and fit: the training's seconds, evaluations not counted)."""
+    history = []
+    seconds = start["seconds"] if start is not None else 0.0
+    for rec in (start or {}).get("eval") or []:
+        history.append({**rec, "step": 0, "iteration": -1, "wall_seconds": seconds})
     examples = 0
     for report in reports:
         examples += report["examples"]
+        seconds += report["selfplay_seconds"] + report["fit_seconds"]
         for rec in report.get("eval") or []:
-            low, high = rec["ci95"]
-            writer.writerow(
-                [examples, report["iteration"], rec["opponent"], rec["games"], rec["wins"],
-                 f"{rec['win_rate']:.4f}", f"{low:.4f}", f"{high:.4f}"]
-            )  # fmt: skip
+            where = {"step": examples, "iteration": report["iteration"], "wall_seconds": seconds}
+            history.append({**rec, **where})
+    return history
+
+
+def _eval_csv(history: list[dict[str, Any]]) -> str:
+    """``eval.csv``: one row per evaluation and opponent (:func:`eval_history`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EVAL_COLUMNS)
+    for rec in history:
+        low, high = rec["ci95"]
+        writer.writerow(
+            [rec["step"], rec["iteration"], rec["opponent"], rec["games"], rec["wins"],
+             f"{rec['win_rate']:.4f}", f"{low:.4f}", f"{high:.4f}"]
+        )  # fmt: skip
     return out.getvalue()
 
 
