@@ -42,7 +42,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="train and evaluate algorithms on the suite")
-    algo_help = "configs/bench/<algo>.yaml by name (ppo, ppo_bc, dqn), or a YAML file; repeatable"
+    algo_help = "configs/bench/<algo>.yaml by name (ppo, ppo_bc, dqn, exit), or a YAML file; repeatable"
     run.add_argument("--algo", action="append", required=True, help=algo_help)
     run.add_argument("--task", action="append", help="a task of the suite (default: all); repeatable")
     run.add_argument("--seeds", default="0,1,2,3,4", help="comma-separated seeds (default 0,1,2,3,4)")

@@ -15,6 +15,11 @@ chance that a run of one beats a run of the other on a task drawn at random, Man
 statistic averaged over tasks, ties a half), with its interval. rliable draws its bootstrap from
 numpy's global generator (``random_state`` is ignored by its 1.2 release), so every function here
 seeds it, and restores it after: the same inputs and ``seed`` give the same intervals.
+
+rliable's bootstrap calls the metric once per resample; its IQM and probability of improvement go
+through scipy (``trim_mean``, ``mannwhitneyu``), whose checks cost a hundred times the arithmetic on
+thirty runs. :func:`iqm` and :func:`improvement` are the same operations in numpy, equal to rliable's
+to the last bit (tested), so the intervals are rliable's, in a fraction of the time.
 """
 
 from __future__ import annotations
@@ -57,12 +62,28 @@ def seeded(seed: int) -> Iterator[None]:
 def _metric_funcs() -> dict[str, Any]:
     from rliable import metrics
 
-    return {"IQM": metrics.aggregate_iqm, "median": metrics.aggregate_median, "mean": metrics.aggregate_mean}
+    return {"IQM": iqm, "median": metrics.aggregate_median, "mean": metrics.aggregate_mean}
 
 
 def iqm(scores: np.ndarray) -> float:
-    """The interquartile mean of every value of ``scores`` (runs x tasks), as rliable computes it."""
-    return float(_metric_funcs()["IQM"](np.asarray(scores, dtype=float)))
+    """The interquartile mean of every value of ``scores`` (runs x tasks): rliable's ``aggregate_iqm``
+    (scipy's ``trim_mean`` of a quarter at each end, the same partition and mean)."""
+    values = np.asarray(scores, dtype=float).ravel()
+    low = int(0.25 * values.size)
+    high = values.size - low
+    return float(np.mean(np.partition(values, (low, high - 1))[low:high]))
+
+
+def improvement(scores_x: np.ndarray, scores_y: np.ndarray) -> float:
+    """P(X > Y) averaged over tasks (``runs x tasks`` each): rliable's ``probability_of_improvement``,
+    Mann-Whitney's U of each task's runs (a tie counts a half) over the pairs, a half for equal runs."""
+    x, y = np.asarray(scores_x, dtype=float), np.asarray(scores_y, dtype=float)
+    greater = (x[:, None, :] > y[None, :, :]).sum(axis=(0, 1))
+    ties = (x[:, None, :] == y[None, :, :]).sum(axis=(0, 1))
+    u = greater + 0.5 * ties
+    pairs = x.shape[0] * y.shape[0]
+    per_task = [0.5 if np.array_equal(x[:, t], y[:, t]) else u[t] / pairs for t in range(x.shape[1])]
+    return float(np.mean(per_task))
 
 
 def aggregates(
@@ -92,7 +113,6 @@ def probability_of_improvement(
     """P(X > Y) of every ordered pair of algorithms (X, Y), with its 95% interval:
     ``{(x, y): (point, low, high)}``."""
     from rliable import library as rly
-    from rliable import metrics
 
     algos = list(score_dict)
     pairs = {f"{x},{y}": (score_dict[x], score_dict[y]) for x in algos for y in algos if x != y}
@@ -100,7 +120,7 @@ def probability_of_improvement(
         return {}
     with seeded(seed):
         points, intervals = rly.get_interval_estimates(
-            pairs, lambda x, y: np.array([metrics.probability_of_improvement(x, y)]), reps=reps
+            pairs, lambda x, y: np.array([improvement(x, y)]), reps=reps
         )
     out = {}
     for key in pairs:

@@ -62,16 +62,16 @@ def test_it_plays_legal_moves_reproducibly_and_the_chance_outcomes_are_the_seeds
 
 
 def test_the_known_future_wins_sorry_far_more_than_its_share():
-    """40 seeded four-player Sorry! games, the clairvoyant in each seat in turn against three heuristics:
-    it won 35 of them when measured (0.875; over the 200 games of ``boardenvs-evaluate --agent
-    clairvoyant --opponent heuristic --games 200 --seed 0``, 0.870 [0.816, 0.910]; the heuristic's share is
-    0.25)."""
+    """20 seeded four-player Sorry! games, the clairvoyant in each seat in turn against three heuristics:
+    it won 19 of them when measured (35 of the first 40; over the 200 games of ``boardenvs-evaluate
+    --agent clairvoyant --opponent heuristic --games 200 --seed 0``, 0.870 [0.816, 0.910]; the
+    heuristic's share is 0.25: 14 wins of 20 at a rate of 0.3 have a chance of 0.0002)."""
     game = make_game("sorry_v0", **OPTIONS)
     wins = 0
-    for seed in range(40):
+    for seed in range(20):
         seat = seed % 4
         wins += loop.play_game(game, lineup("sorry_v0", seat), seed=seed).winner == seat
-    assert wins >= 28
+    assert wins >= 14
 
 
 def test_it_refuses_to_play_without_the_game_loops_chance_stream():

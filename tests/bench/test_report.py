@@ -91,10 +91,14 @@ def test_a_run_scores_at_a_second_what_its_latest_evaluation_scored(folder):
 
 def test_an_algorithm_missing_runs_is_reported_but_not_aggregated(folder):
     fake_runs(folder, "partial", lambda t, s: t.even_share, tasks=TASKS[:2])
+    # A run that stopped past the budget (expert iteration stops after the iteration that reaches it).
+    meta_file = folder / "results" / "partial" / TASKS[0].name / "seed_1.json"
+    meta_file.write_text(json.dumps({**json.loads(meta_file.read_text()), "steps": 102_345}))
     results = report.load([folder])
     assert results.complete() == ["strong", "weak"]
     text = report.tables(results, reps=100)
     assert "Not in the aggregates (runs missing on some task or seed): partial." in text
+    assert "| partial | 6 | 100,000-102,345 | 30 (30-30) |" in text and "| strong | 18 | 100,000 |" in text
     with pytest.raises(ValueError, match="partial"):
         report.comparison(results, ["partial"], reps=100)
 

@@ -21,6 +21,21 @@ def test_the_iqm_is_the_mean_of_the_middle_half():
     assert scores.iqm(np.array([[0.0, 1.0, 1.0, 100.0]])) == pytest.approx(1.0)  # the outlier trimmed
 
 
+@pytest.mark.parametrize("shape", [(5, 6), (30, 6), (4, 1), (7, 3), (1, 4)])
+def test_the_iqm_and_the_probability_of_improvement_are_rlibles_to_the_last_bit(shape):
+    from rliable import metrics
+
+    rng = np.random.default_rng(shape[0] * 10 + shape[1])
+    for rounding in (None, 1):  # continuous scores, then many ties
+        x, y = rng.random(shape) * 2 - 0.5, rng.random((shape[0] + 1, shape[1]))
+        if rounding is not None:
+            x, y = x.round(rounding), y.round(rounding)
+        assert scores.iqm(x) == metrics.aggregate_iqm(x)
+        assert scores.improvement(x, y) == metrics.probability_of_improvement(x, y)
+        assert scores.improvement(y, x) == metrics.probability_of_improvement(y, x)
+        assert scores.improvement(x, x.copy()) == metrics.probability_of_improvement(x, x.copy()) == 0.5
+
+
 def test_aggregates_give_the_point_values_and_the_same_intervals_for_a_seed():
     rng = np.random.default_rng(3)
     data = {"a": rng.random((5, 6)) + 1.0, "b": rng.random((5, 6))}
