@@ -556,22 +556,24 @@ def test_league_writes_the_results_page_and_the_readme_table(tmp_path):
 
 def test_league_runs_a_shipped_config_by_name_outside_the_checkout(tmp_path):
     # Installed console commands run anywhere: the config is found by name among the shipped ones, and
-    # --out / --readme default to docs/results and README.md of the current directory.
+    # --out / --readme default to docs/results and README.md of the current directory. (The two-player
+    # Lost City league: the shipped config of the cheapest agents.)
     (tmp_path / "README.md").write_text("# mine\n\n<!-- league:start -->\n<!-- league:end -->\n")
     proc = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "league.py"), "--game", "sorry_v0",
-         "--config", "sorry_v0/league", "--scale", "0.001", "--workers", "1", "--no-progress"],
+        [sys.executable, str(REPO / "scripts" / "league.py"), "--game", "lost_city_v0",
+         "--config", "lost_city_v0/league_2p", "--scale", "0.001", "--workers", "1", "--no-progress"],
         capture_output=True, text=True, cwd=tmp_path, timeout=600,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    page = (tmp_path / "docs" / "results" / "sorry_v0.md").read_text()
-    assert "from `configs/sorry_v0/league.yaml`" in page
-    assert "python scripts/league.py --game sorry_v0 --config sorry_v0/league --scale 0.001" in page
-    summary = json.loads((tmp_path / "docs" / "results" / "sorry_v0" / "summary.json").read_text())
-    shipped = load_config(REPO / "configs" / "sorry_v0" / "league.yaml")
-    assert summary["num_players"] == 4 and list(summary["versus"]) == list(shipped.agents)
+    page = (tmp_path / "docs" / "results" / "lost_city_v0_2p.md").read_text()
+    assert "from `configs/lost_city_v0/league_2p.yaml`" in page
+    command = "python scripts/league.py --game lost_city_v0 --config lost_city_v0/league_2p --scale 0.001"
+    assert command in page
+    summary = json.loads((tmp_path / "docs" / "results" / "lost_city_v0_2p" / "summary.json").read_text())
+    shipped = load_config(REPO / "configs" / "lost_city_v0" / "league_2p.yaml")
+    assert summary["num_players"] == 2 and list(summary["versus"]) == list(shipped.agents)
     rows = [line for line in (tmp_path / "README.md").read_text().splitlines() if line.startswith("| ")]
-    assert "[`sorry_v0`](docs/results/sorry_v0.md), 4 players" in rows[1]
+    assert "[`lost_city_v0`](docs/results/lost_city_v0_2p.md), 2 players" in rows[1]
     assert len(rows) == 1 + len(summary["versus"])  # the header and one row per agent
 
 
