@@ -9,7 +9,8 @@
 (:mod:`boardenvs_agents.bench.protocol`): ``configs/bench/<algo>.yaml`` (or a YAML file of yours) with
 the task, seed, budget and evaluation put in; results as CSV and JSON under ``<out>/results/``, the
 training runs under ``<out>/train/``, and ``<out>/reference.json`` (the scores' zero: the committed
-baselines' when run in a checkout, else measured once, about 20 minutes on two cores).
+baselines' when run from a checkout, wherever the current folder is, else measured once, about 20
+minutes on two cores).
 Run it again after any stop: finished runs are kept, a stopped one resumes from its last checkpoint.
 ``--backend ray`` runs one Ray task a run on the cluster ``ray.init`` finds (the ``rllib`` extra).
 ``--budget``, ``--eval-every`` and ``--eval-games`` make a smaller protocol for trials: its results
@@ -33,8 +34,16 @@ from pathlib import Path
 
 from boardenvs_agents import cli
 
-#: The committed baseline results (a checkout's).
-BASELINES = Path("docs/results/bench")
+
+def _baselines() -> Path:
+    """The committed baseline results: the checkout's this script is in (an editable install), else
+    those of the current folder."""
+    here = Path(__file__).resolve().parents[1] / "docs" / "results" / "bench"
+    return here if here.is_dir() else Path("docs/results/bench")
+
+
+#: The committed baseline results.
+BASELINES = _baselines()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

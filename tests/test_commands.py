@@ -168,6 +168,17 @@ def test_bench_exits_0_after_a_tiny_run_and_its_report(tmp_path):
     assert (out / "curves_steps.png").is_file()
 
 
+def test_bench_takes_the_committed_reference_from_any_folder_and_names_a_bad_key(tmp_path):
+    # Run from outside the checkout: the reference is the checkout's (not 20 minutes measuring it again);
+    # the bad key stops it with status 2 before any run.
+    proc = command("boardenvs-bench", "run", "--algo", "ppo", "--task", "sorry_v0_2p", "--seeds", "0",
+                   "--set", "no_such_key=1", "--out", "bench", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "no_such_key" in proc.stderr
+    committed = ROOT / "docs" / "results" / "bench" / "reference.json"
+    assert f"the reference: {committed}" in proc.stdout
+    assert (tmp_path / "bench" / "reference.json").read_text() == committed.read_text()
+
+
 def test_balance_exits_0_and_names_itself_when_checking(tmp_path):
     proc = command("boardenvs-balance", "--game", "sorry_v0", "--num-players", "2", "--games", "2",
                    "--no-progress")  # fmt: skip
