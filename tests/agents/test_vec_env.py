@@ -75,6 +75,35 @@ def test_a_row_scores_bit_for_bit_the_same_alone_or_in_any_batch(models, algo):
     assert np.all(np.isneginf(alone[~masks])) and np.all(np.isfinite(alone[masks]))
 
 
+def test_the_numpy_products_run_on_one_blas_thread_and_score_as_on_several(monkeypatch):
+    """A Gangsi-sized network (1,811 features): inside a forward pass numpy's BLAS has one thread, after
+    it the threads it had, and the outputs are those of the same products on two threads, bit for bit."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    rng = np.random.default_rng(0)
+    w1, b1 = rng.standard_normal((1811, 256)).astype(np.float32), rng.standard_normal(256).astype(np.float32)
+    w2 = rng.standard_normal((256, 12)).astype(np.float32)
+    network = NumpyMLP("gangsi-sized", "logits", [(w1, b1, "tanh"), (w2, None, None)])
+    observations = list(rng.random((5, 1811)).astype(np.float32))
+    matmul, seen = np.matmul, []
+
+    def recording(*args, **kwargs):
+        seen.append(blas_threads())
+        return matmul(*args, **kwargs)
+
+    with threadpool_limits(2, user_api="blas"):
+        expected = matmul(np.tanh(matmul(np.stack(observations)[:, None, :], w1) + b1), w2)[:, 0, :]
+        monkeypatch.setattr(np, "matmul", recording)
+        out = network.forward(observations)
+        monkeypatch.undo()
+        assert blas_threads() == {2}  # restored
+    assert seen == [{1}, {1}]
+    assert np.array_equal(out, expected)
+
+
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
 def test_the_numpy_copy_plays_as_the_sb3_model(models, algo):
     """Greedy actions are SB3's predict(); PPO's sampling distribution is SB3's masked distribution."""
