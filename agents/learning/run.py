@@ -220,7 +220,11 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
 def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool = False) -> dict[str, Any]:
     """The warm start of ``model`` (:mod:`boardenvs_agents.learning.imitation`, ``config.imitation``), its
     report written to ``run_dir/imitation.json`` and returned: the teacher's games, the cloning, then
-    each DAgger round and the cloning again; ``progress``: progress bars over the games."""
+    each DAgger round and the cloning again; ``progress``: progress bars over the games.
+
+    Raises:
+        OptionError: for a config without an imitation teacher.
+    """
     from boardenvs_agents.learning.imitation import (
         clone_policy,
         collect_demonstrations,
@@ -230,7 +234,8 @@ def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool = Fal
     from boardenvs_agents.learning.training import learner_view
 
     imitation = config.imitation
-    assert imitation.teacher is not None
+    if imitation.teacher is None:
+        raise OptionError("imitation needs imitation.teacher (an agent spec, e.g. heuristic)")
     game, view = learner_view(config)
     start = time.perf_counter()
 
@@ -300,7 +305,7 @@ def imitation_model(config: TrainConfig, folder: str | Path, progress: bool = Fa
     from boardenvs_agents.learning.training import final_metadata, make_vec_env
 
     if config.imitation.teacher is None:
-        raise OptionError("an imitation network needs imitation.teacher (an agent spec, e.g. heuristic)")
+        raise OptionError("imitation needs imitation.teacher (an agent spec, e.g. heuristic)")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(config.torch_threads)

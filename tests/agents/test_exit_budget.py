@@ -131,3 +131,13 @@ def policy_weights(path):
 def test_a_bad_budget_or_warm_start_is_refused_naming_it(change, message):
     with pytest.raises((OptionError, ValueError), match=message):
         ExItConfig.from_dict({**BUDGETED, **change})
+
+
+def test_an_imitation_network_needs_a_teacher_and_writes_nothing_without_one(tmp_path):
+    from boardenvs.core.options import make_options
+    from boardenvs_agents.learning.config import TrainConfig
+    from boardenvs_agents.learning.run import imitation_model
+
+    with pytest.raises(OptionError, match="imitation.teacher"):
+        imitation_model(make_options(TrainConfig, {"game": "sorry_v0"}), tmp_path / "start")
+    assert not (tmp_path / "start").exists()
