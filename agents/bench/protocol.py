@@ -140,11 +140,7 @@ def run_config(spec: RunSpec, protocol: Protocol = STANDARD) -> Any:
     task = get_task(spec.task)
     if raw.get("algo") == EXIT:
         raw.update(exit_protocol_keys(task, spec.seed, protocol))
-        try:
-            return make_options(ExItConfig, raw, where=where)
-        except ValueError as err:
-            message = str(err)
-            raise OptionError(message if message.startswith(where) else where + message) from err
+        return make_options(ExItConfig, raw, where=where)  # its checks' errors come as OptionError
     raw.update(protocol_keys(task, spec.seed, protocol))
     config = make_options(TrainConfig, raw, where=where)
     if config.algorithm.runner:
@@ -258,7 +254,7 @@ def run_one(spec: RunSpec, out: str | Path, protocol: Protocol = STANDARD, progr
     else:
         train_dir.parent.mkdir(parents=True, exist_ok=True)
         if config.algo == EXIT:
-            result = exit_run.start_run(config.to_dict(), "", train_dir.parent, train_dir.name, progress)
+            result = exit_run.start_config_run(config, train_dir.parent, train_dir.name, progress)
         else:
             result = start_run(config, train_dir.parent, train_dir.name, progress=progress)
     task = get_task(spec.task)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -39,21 +40,15 @@ import numpy as np
 #: What :meth:`FrozenNetwork.scores` returns: action logits (a categorical policy) or Q-values.
 SCORE_KINDS = ("logits", "q")
 
-#: numpy's BLAS libraries (threadpoolctl's controllers), found once: :func:`blas_libraries`.
-_BLAS: list[Any] | None = None
-
-
-def blas_libraries() -> list[Any]:
-    """The BLAS libraries numpy loaded (threadpoolctl's controllers; none without threadpoolctl)."""
-    global _BLAS
-    if _BLAS is None:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:
-            _BLAS = []
-        else:
-            _BLAS = [lib for lib in ThreadpoolController().lib_controllers if lib.user_api == "blas"]
-    return _BLAS
+@functools.cache
+def blas_libraries() -> tuple[Any, ...]:
+    """The BLAS libraries numpy loaded (threadpoolctl's controllers, found once; none without
+    threadpoolctl)."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return ()
+    return tuple(lib for lib in ThreadpoolController().lib_controllers if lib.user_api == "blas")
 
 
 @contextlib.contextmanager

@@ -72,7 +72,17 @@ def start_run(
     Raises:
         RunError: for a bad config or a run directory that exists already (nothing is written).
     """
-    config = load_exit_config(raw, where)
+    return start_config_run(load_exit_config(raw, where), runs, name, progress)
+
+
+def start_config_run(
+    config: ExItConfig, runs: str | Path = "runs", name: str | None = None, progress: bool = True
+) -> RunResult:
+    """:func:`start_run` of a config already checked (the benchmark's protocol makes one).
+
+    Raises:
+        RunError: for a run directory that exists already (nothing is written).
+    """
     run_dir = new_run_dir(Path(runs) / (name or default_run_name(config)))
     _save_config(config, run_dir / "config.yaml")
     return _run(run_dir, config, progress, resumed=False)
