@@ -119,5 +119,19 @@ class NetworkEvaluator(Evaluator):
             out.append(Evaluation(values[i], dict(zip(legal.tolist(), weights.tolist(), strict=True))))
         return out
 
+    def values_of(self, states: Sequence[State], player: int, rng: np.random.Generator) -> list[float]:
+        """``player``'s values of ``states`` in one forward pass of the value head alone (the numbers of
+        :meth:`evaluate`; a player already out: its final return); ``rng`` unused."""
+        values = [float(state.returns()[player]) for state in states]
+        rows = [i for i, state in enumerate(states) if not state.is_out(player)]
+        if rows:
+            policy = self.policy
+            policy.encode(states[rows[0]])  # checks the game's options, as evaluate does
+            observations = [policy.view.observe(states[i], player) for i in rows]
+            estimates = np.clip(self.value_network.forward(observations)[:, 0], -1.0, 1.0).tolist()
+            for i, value in zip(rows, estimates, strict=True):
+                values[i] = float(value)
+        return values
+
     def __repr__(self) -> str:
         return f"NetworkEvaluator({self.policy.name})"

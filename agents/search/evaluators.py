@@ -88,6 +88,12 @@ class Evaluator(ABC):
         """The evaluation of one state (``rng``: a fresh generator if not given)."""
         return self.evaluate([state], rng if rng is not None else np.random.default_rng())[0]
 
+    def values_of(self, states: Sequence[State], player: int, rng: np.random.Generator) -> list[float]:
+        """``player``'s value of each of ``states`` (decision nodes, handed over as to :meth:`evaluate`),
+        in order: its component of :meth:`evaluate`'s values. An evaluator that can value one player's
+        position more cheaply than every player's and the prior overrides it, with the same numbers."""
+        return [evaluation.values[player] for evaluation in self.evaluate(states, rng)]
+
 
 def uniform_prior(state: State) -> dict[int, float]:
     """Equal probability for every legal action of the player to move in ``state``."""
