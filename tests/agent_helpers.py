@@ -130,6 +130,29 @@ def hidden_variant(state: GangsiState, player: int, seed: int) -> GangsiState:
     return variant
 
 
+def assert_gangsi_search_blind_to_hidden_parts(search: Policy, per_role: int = 3) -> None:
+    """K9, K23, K32: a search (with ``last_search``) decides the same, to its statistics, in a Gangsi
+    state and in a variant its seat cannot tell from it (the Kyonshi: squares and hands; a hunter: the
+    other hands), ``per_role`` times for the Kyonshi and for the hunters, from round 2 on."""
+    from boardenvs.gangsi.rules import KYONSHI
+
+    checked = {KYONSHI: 0, "hunter": 0}
+    for state in decision_states("gangsi_v0", 5, every=2, limit=300, num_hunters=3):
+        player = state.current_player()
+        kind = KYONSHI if player == KYONSHI else "hunter"
+        if state.round < 2 or checked[kind] == per_role:
+            continue
+        variant = hidden_variant(state, player, seed=sum(checked.values()) + 300)
+        if variant.to_dict() == state.to_dict():
+            continue
+        search.reset(seed=3)
+        first = search.act(state), search.last_search  # type: ignore[attr-defined]
+        search.reset(seed=3)
+        assert (search.act(variant), search.last_search) == first  # type: ignore[attr-defined]
+        checked[kind] += 1
+    assert checked == {KYONSHI: per_role, "hunter": per_role}
+
+
 class OnlyWhatTheSeatMayRead:
     """Wraps a state; the search may ask for the mover, its legal actions (its mask) and determinizations
     for the mover. Any other attribute raises, so the hidden fields of the true state cannot be read."""

@@ -250,11 +250,12 @@ def progress(state: State) -> list[float]:
 
 # -- the record -----------------------------------------------------------------------------------
 #: Everything the agents know about Sorry!, published under the entry-point group
-#: ``boardenvs_agents.games`` (pyproject.toml). The champion: MCTS with Gumbel root selection, 64
-#: simulations a decision, over the strongest shipped network for the options asked (its policy the
-#: prior, its value head the leaf value): the expert-iteration model with two players, the PPO model
-#: otherwise (docs/learning.md, "The champion on a simulation budget"), else the heuristic where no
-#: model ships for the options asked.
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion, over the strongest shipped network for
+#: the options asked: with two players MCTS with Gumbel root selection, 64 simulations a decision, over
+#: the expert-iteration model (its policy the prior, its value head the leaf value; docs/learning.md,
+#: "The champion on a simulation budget"); otherwise one ply of expectimax on the PPO model's value,
+#: its 8 likeliest moves weighed over every next card ("One ply of expectimax on the value"); else the
+#: heuristic where no model ships for the options asked.
 RECORD = GameRecord(
     game="sorry_v0",
     heuristic=SorryHeuristic,
@@ -265,7 +266,7 @@ RECORD = GameRecord(
     balance=sorry_figures.BALANCE,
     champion=(
         "mcts:evaluator=exit:sorry_v0,selection=gumbel,sims=64",
-        "mcts:evaluator=ppo:sorry_v0,selection=gumbel,sims=64",
+        "expectimax:evaluator=ppo:sorry_v0,top=8,prior_weight=0.01",
         "heuristic",
     ),
 )

@@ -4,12 +4,14 @@ The champion of a game is the first spec of its recipe, the ``champion`` of the 
 (:class:`~boardenvs_agents.games.record.GameRecord`, ``agents/games/<game>.py``), that can be built
 for the options asked (a learned base needs a shipped model trained for them; otherwise the next spec
 is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("The champion on a
-simulation budget"), with the commands there: Sorry!'s searches with the shipped network (Gumbel MCTS,
-64 simulations a decision: about 20 ms), the others are their shipped network alone or the heuristic,
-where every search measured took from it. A search's budget is a number of simulations, never
-seconds, so the champion's moves follow from its seed alone, whatever the machine's load. Options
-given to ``champion`` (``champion:sims=32``) are passed to the spec's search (an ``mcts:`` or
-``rollouts:`` spec; a spec without search takes none).
+simulation budget", "One ply of expectimax on the value"), with the commands there: Sorry!'s search
+with the shipped network (Gumbel MCTS, 64 simulations a decision, with two players; one ply of
+expectimax on its value with four), the others are their shipped network alone or the heuristic,
+where every search measured took from it. A search's budget is a count (simulations, moves and
+chance outcomes), never seconds, so the champion's moves follow from its seed alone, whatever the
+machine's load. Options given to ``champion`` (``champion:sims=32``, ``champion:top=4``) are passed to
+the spec's search (an ``mcts:``, ``rollouts:`` or ``expectimax:`` spec; a spec without search takes
+none).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from boardenvs_agents.games import require
 from boardenvs_agents.registry import make_policy
 
 #: The spec prefixes of the searches a champion's options go to.
-SEARCHES = ("mcts:", "rollouts:")
+SEARCHES = ("mcts:", "rollouts:", "expectimax:")
 
 
 def make_champion(
@@ -38,19 +40,20 @@ def make_champion(
     recipe = require(game_name, "champion", "the champion")
     errors = []
     for recipe_spec in recipe:
-        if options and not recipe_spec.startswith(SEARCHES):
-            raise ValueError(
-                f"the champion of {game_name} with {game_options} is {recipe_spec!r}, which takes no "
-                f"search options (got {sorted(options)})"
-            )
-        spec = with_options(recipe_spec, options)
         try:
-            policy = make_policy(spec, game_name, seed=seed, game_options=game_options)
+            policy = make_policy(recipe_spec, game_name, seed=seed, game_options=game_options)
         except (ValueError, FileNotFoundError) as err:
-            if options and str(err).startswith(SEARCHES):
-                raise  # a bad option of the caller's, not a missing model
-            errors.append(f"{spec}: {err}")
+            errors.append(f"{recipe_spec}: {err}")  # no model for these options: the next spec
             continue
+        spec = recipe_spec
+        if options:  # the spec that applies, with the caller's options (a bad one is the caller's)
+            if not recipe_spec.startswith(SEARCHES):
+                raise ValueError(
+                    f"the champion of {game_name} with {game_options} is {recipe_spec!r}, which takes no "
+                    f"search options (got {sorted(options)})"
+                )
+            spec = with_options(recipe_spec, options)
+            policy = make_policy(spec, game_name, seed=seed, game_options=game_options)
         policy.name = "champion"
         policy.spec = spec
         return policy

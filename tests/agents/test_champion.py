@@ -9,6 +9,7 @@ from agent_helpers import decision_states
 from boardenvs_agents.games import find_record
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.search.champion import with_options
+from boardenvs_agents.search.expectimax import ExpectimaxPolicy
 from boardenvs_agents.search.mcts import MCTSPolicy
 
 
@@ -19,10 +20,11 @@ def test_the_sorry_champion_searches_with_the_shipped_network_on_a_simulation_bu
     assert isinstance(two, MCTSPolicy)
     assert two.selection == "gumbel" and two.sims == 64 and two.seconds is None
     assert two.evaluator.policy.name == "exit:sorry_v0" and two.evaluator.policy.game.num_players == 2
-    # Four players: no expert-iteration model fits, so the same search over the PPO model.
+    # Four players: no expert-iteration model fits, so one ply of expectimax on the PPO model's value.
     four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
-    assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, MCTSPolicy)
-    assert four.evaluator.policy.name == "ppo:sorry_v0" and four.sims == 64
+    assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, ExpectimaxPolicy)
+    assert four.evaluator.policy.name == "ppo:sorry_v0" and four.evaluator.policy.game.num_players == 4
+    assert (four.top, four.prior_weight, four.reply) == (8, 0.01, None)
 
 
 def test_the_champion_is_the_first_spec_that_builds_for_the_options():
@@ -38,21 +40,29 @@ def test_the_champion_is_the_first_spec_that_builds_for_the_options():
 
 
 def test_the_champion_moves_are_the_seeds_not_the_clocks():
-    """A budget in simulations: two champions of one seed make the same moves, and the search's
+    """A budget in counts: two champions of one seed make the same moves, and the search's
     statistics show the whole budget spent whatever the machine's load."""
-    states = decision_states("sorry_v0", 5, every=7, limit=4, num_players=4)
-    first = make_policy("champion:sims=8", "sorry_v0", seed=11, game_options={"num_players": 4})
-    second = make_policy("champion:sims=8", "sorry_v0", seed=11, game_options={"num_players": 4})
-    assert [first.act(s.clone()) for s in states] == [second.act(s.clone()) for s in states]
-    assert first.sims == 8 and first.seconds is None
+    for players, options in ((2, "sims=8"), (4, "top=4")):
+        states = decision_states("sorry_v0", 5, every=7, limit=4, num_players=players)
+        first = make_policy(f"champion:{options}", "sorry_v0", seed=11, game_options={"num_players": players})
+        second = make_policy(
+            f"champion:{options}", "sorry_v0", seed=11, game_options={"num_players": players}
+        )
+        assert [first.act(s.clone()) for s in states] == [second.act(s.clone()) for s in states]
+    assert first.top == 4 and len(first.last_search["moves"]) <= 4
+    assert second.last_search == first.last_search
 
 
 def test_champion_options_reach_its_search_and_bad_ones_are_refused():
-    policy = make_policy("champion:sims=16,gumbel_k=4", "sorry_v0", seed=0, game_options={"num_players": 4})
+    policy = make_policy("champion:sims=16,gumbel_k=4", "sorry_v0", seed=0, game_options={"num_players": 2})
     assert policy.sims == 16 and policy.gumbel_k == 4
-    assert policy.spec == "mcts:evaluator=ppo:sorry_v0,selection=gumbel,sims=16,gumbel_k=4"
+    assert policy.spec == "mcts:evaluator=exit:sorry_v0,selection=gumbel,sims=16,gumbel_k=4"
+    policy = make_policy("champion:top=4", "sorry_v0", seed=0, game_options={"num_players": 4})
+    assert policy.top == 4 and policy.spec == "expectimax:evaluator=ppo:sorry_v0,prior_weight=0.01,top=4"
     with pytest.raises(ValueError, match="unknown option 'depht'"):
-        make_policy("champion:depht=3", "sorry_v0", seed=0, game_options={"num_players": 4})
+        make_policy("champion:depht=3", "sorry_v0", seed=0, game_options={"num_players": 2})
+    with pytest.raises(ValueError, match="unknown option 'sims'"):
+        make_policy("champion:sims=8", "sorry_v0", seed=0, game_options={"num_players": 4})
     # A champion without search takes no search options.
     with pytest.raises(ValueError, match="takes no search options"):
         make_policy("champion:sims=8", "lost_city_v0", seed=0, game_options={"num_players": 4})
