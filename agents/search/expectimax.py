@@ -49,7 +49,7 @@ from typing import Any
 from boardenvs.core.state import State
 from boardenvs_agents.base import Policy
 from boardenvs_agents.registry import make_evaluator, make_policy
-from boardenvs_agents.search.evaluators import Evaluator
+from boardenvs_agents.search.evaluators import Evaluator, uniform_prior
 
 
 class ExpectimaxPolicy(Policy):
@@ -125,7 +125,7 @@ class ExpectimaxPolicy(Policy):
             self.last_search = {}
             return legal[0]
         worlds = [state.determinize(me, self.rng) for _ in range(self.samples)]
-        prior = self.evaluator.evaluate([worlds[0].clone()], self.rng)[0].prior or {}
+        prior = self.evaluator.evaluate([worlds[0].clone()], self.rng)[0].prior or uniform_prior(worlds[0])
         moves = sorted(legal, key=lambda a: (-prior.get(a, 0.0), a))[: self.top]
         leaves: list[State] = []
         owners: list[tuple[int, float]] = []  # (move, weight) of each leaf

@@ -235,10 +235,12 @@ class Chain:
 
 
 class Uniform(Evaluator):
+    """Values 0; a prior of ``None``, which the contract reads as uniform."""
+
     has_prior = True
 
     def evaluate(self, states, rng):
-        return [Evaluation([0.0], {0: 0.5, 1: 0.5}) for _ in states]
+        return [Evaluation([0.0], None) for _ in states]
 
 
 def test_a_long_run_of_chance_nodes_is_sampled_not_recursed():
@@ -247,3 +249,4 @@ def test_a_long_run_of_chance_nodes_is_sampled_not_recursed():
     search = ExpectimaxPolicy(Uniform(), seed=0, max_outcomes=4, prior_weight=0.0)
     assert search.act(Chain(5_000)) == 1
     assert search.last_search["values"] == {0: -1.0, 1: 1.0}
+    assert search.last_search["prior"] == {0: 0.5, 1: 0.5}
