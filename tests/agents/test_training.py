@@ -49,9 +49,21 @@ TINY_ALGO = {
 NO_STAGE_ONE = ["init_model=null", "imitation.seat_teachers={}"]
 
 
+def init_model(config: Path) -> str:
+    """A shipped config's ``init_model`` (``""``: none)."""
+    return yaml.safe_load(config.read_text()).get("init_model") or ""
+
+
 def fine_tunes(config: Path) -> bool:
-    """Whether a shipped config starts from a saved model (``init_model``)."""
-    return bool(yaml.safe_load(config.read_text()).get("init_model"))
+    """Whether a shipped config starts from a first stage's run (``init_model`` under ``runs/``)."""
+    return init_model(config).startswith("runs/")
+
+
+def shipped_start(config: Path) -> list[str]:
+    """The ``--set`` that points a config starting from a shipped model (``agents/models/``) at it from
+    any working directory."""
+    start = init_model(config)
+    return ["--set", f"init_model={ROOT / start}"] if start.startswith("agents/models/") else []
 
 
 def write(tmp_path, text):
@@ -69,7 +81,7 @@ def test_every_shipped_config_loads():
         assert {p.stem for p in CONFIGS if p.parent.name == game} >= {"ppo", "dqn"}, game
     for path in CONFIGS:
         # A fine-tuning config names stage 1's model, which a clean checkout does not have.
-        config = load_config(path, NO_STAGE_ONE if fine_tunes(path) else [])
+        config = load_config(path, NO_STAGE_ONE if fine_tunes(path) else shipped_start(path)[1:])
         assert config.game == path.parent.name and config.algo == path.stem.partition("_")[0]
 
 
@@ -251,7 +263,7 @@ def tiny_run(tmp_path_factory):
     def train(config: Path) -> tuple[subprocess.CompletedProcess, Path]:
         if config not in done:
             algo = config.stem.partition("_")[0]
-            stage_one = []
+            stage_one = shipped_start(config)
             if fine_tunes(config):
                 proc, stage_one_run = train(first_stage(config))
                 assert proc.returncode == 0, proc.stderr[-3000:]
