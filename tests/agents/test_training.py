@@ -60,10 +60,10 @@ def fine_tunes(config: Path) -> bool:
 
 
 def shipped_start(config: Path) -> list[str]:
-    """The ``--set`` that points a config starting from a shipped model (``agents/models/``) at it from
-    any working directory."""
+    """The override that points a config starting from a shipped model (``agents/models/``) at it from
+    any working directory (none for other configs)."""
     start = init_model(config)
-    return ["--set", f"init_model={ROOT / start}"] if start.startswith("agents/models/") else []
+    return [f"init_model={ROOT / start}"] if start.startswith("agents/models/") else []
 
 
 def write(tmp_path, text):
@@ -81,7 +81,7 @@ def test_every_shipped_config_loads():
         assert {p.stem for p in CONFIGS if p.parent.name == game} >= {"ppo", "dqn"}, game
     for path in CONFIGS:
         # A fine-tuning config names stage 1's model, which a clean checkout does not have.
-        config = load_config(path, NO_STAGE_ONE if fine_tunes(path) else shipped_start(path)[1:])
+        config = load_config(path, NO_STAGE_ONE if fine_tunes(path) else shipped_start(path))
         assert config.game == path.parent.name and config.algo == path.stem.partition("_")[0]
 
 
@@ -263,7 +263,7 @@ def tiny_run(tmp_path_factory):
     def train(config: Path) -> tuple[subprocess.CompletedProcess, Path]:
         if config not in done:
             algo = config.stem.partition("_")[0]
-            stage_one = shipped_start(config)
+            stage_one = [arg for setting in shipped_start(config) for arg in ("--set", setting)]
             if fine_tunes(config):
                 proc, stage_one_run = train(first_stage(config))
                 assert proc.returncode == 0, proc.stderr[-3000:]
