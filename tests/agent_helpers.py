@@ -73,8 +73,11 @@ def play_logged(
 
 
 # -- positions and wrappers shared by the search tests ------------------------------------------------
-def decision_states(game_name: str, seed: int, every: int, limit: int, **options) -> list[State]:
-    """Clones of decision nodes with a real choice from one seeded random game."""
+def decision_states(
+    game_name: str, seed: int, every: int, limit: int, *, forced: bool = False, **options
+) -> list[State]:
+    """Clones of decision nodes with a real choice from one seeded random game (``forced``: those with
+    a single legal action instead)."""
     game = make_game(game_name, **options)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
@@ -85,7 +88,7 @@ def decision_states(game_name: str, seed: int, every: int, limit: int, **options
             state.apply_action(state.sample_chance(rng))
             continue
         legal = state.legal_actions()
-        if len(legal) > 1:
+        if (len(legal) == 1) if forced else (len(legal) > 1):
             if k % every == 0:
                 out.append(state.clone())
             k += 1

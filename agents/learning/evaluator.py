@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -107,7 +108,7 @@ class NetworkEvaluator(Evaluator):
             return []
         scores = policy.network.scores(observations, np.asarray(masks))
         if rows:
-            estimates = np.clip(self.value_network.forward(row_observations)[:, 0], -1.0, 1.0).tolist()
+            estimates = self._values(row_observations)
             for (i, player), value in zip(rows, estimates, strict=True):
                 values[i][player] = float(value)
         out = []
@@ -128,10 +129,13 @@ class NetworkEvaluator(Evaluator):
             policy = self.policy
             policy.encode(states[rows[0]])  # checks the game's options, as evaluate does
             observations = [policy.view.observe(states[i], player) for i in rows]
-            estimates = np.clip(self.value_network.forward(observations)[:, 0], -1.0, 1.0).tolist()
-            for i, value in zip(rows, estimates, strict=True):
-                values[i] = float(value)
+            for i, value in zip(rows, self._values(observations), strict=True):
+                values[i] = value
         return values
+
+    def _values(self, observations: list[Any]) -> list[float]:
+        """The value head on each observation, clipped to the returns' ``[-1, 1]``."""
+        return np.clip(self.value_network.forward(observations)[:, 0], -1.0, 1.0).tolist()
 
     def __repr__(self) -> str:
         return f"NetworkEvaluator({self.policy.name})"

@@ -217,6 +217,16 @@ def resume_run(run_dir: str | Path, overrides: Sequence[str] = (), progress: boo
     return _Session(run_dir, config, checkpoint, progress).run()
 
 
+def require_teacher(config: TrainConfig) -> None:
+    """Check that ``config`` names an imitation teacher.
+
+    Raises:
+        OptionError: for a config without one.
+    """
+    if config.imitation.teacher is None:
+        raise OptionError("imitation needs imitation.teacher (an agent spec, e.g. heuristic)")
+
+
 def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool = False) -> dict[str, Any]:
     """The warm start of ``model`` (:mod:`boardenvs_agents.learning.imitation`, ``config.imitation``), its
     report written to ``run_dir/imitation.json`` and returned: the teacher's games, the cloning, then
@@ -234,8 +244,7 @@ def imitate(model: Any, config: TrainConfig, run_dir: Path, progress: bool = Fal
     from boardenvs_agents.learning.training import learner_view
 
     imitation = config.imitation
-    if imitation.teacher is None:
-        raise OptionError("imitation needs imitation.teacher (an agent spec, e.g. heuristic)")
+    require_teacher(config)
     game, view = learner_view(config)
     start = time.perf_counter()
 
@@ -304,8 +313,7 @@ def imitation_model(config: TrainConfig, folder: str | Path, progress: bool = Fa
 
     from boardenvs_agents.learning.training import final_metadata, make_vec_env
 
-    if config.imitation.teacher is None:
-        raise OptionError("imitation needs imitation.teacher (an agent spec, e.g. heuristic)")
+    require_teacher(config)  # before anything is built or written
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(config.torch_threads)

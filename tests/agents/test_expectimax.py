@@ -14,7 +14,6 @@ from agent_helpers import (
     decision_states,
 )
 
-from boardenvs import make_game
 from boardenvs.core.state import State
 from boardenvs_agents.games import leaf_values
 from boardenvs_agents.registry import make_evaluator, make_policy
@@ -121,22 +120,8 @@ def test_the_same_seed_makes_the_same_moves_and_a_lone_move_is_played_unsearched
     second = make_policy("expectimax:evaluator=ppo:sorry_v0,top=4", "sorry_v0", seed=5)
     assert [first.act(s.clone()) for s in states] == [second.act(s.clone()) for s in states]
     evaluator = Progress()
-    lone = next(s for s in _states_with_one_move("sorry_v0"))
+    lone = decision_states("sorry_v0", 0, every=1, limit=1, forced=True)[0]
     assert ExpectimaxPolicy(evaluator).act(lone) == lone.legal_actions()[0] and evaluator.valued == 0
-
-
-def _states_with_one_move(game_name: str):
-    game = make_game(game_name)
-    rng = np.random.default_rng(0)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            yield state.clone()
-        state.apply_action(legal[int(rng.random() * len(legal))])
 
 
 def test_too_many_outcomes_are_sampled_instead_reproducibly():

@@ -348,3 +348,13 @@ def test_a_run_with_dagger_rounds_labels_the_policys_own_games(tmp_path):
     saved = json.loads(json.dumps(config.to_dict()))
     del saved["imitation"]["dagger_rounds"], saved["imitation"]["dagger_games"]
     _check_same_run(saved, config, tmp_path)
+
+
+def test_an_imitation_network_without_a_teacher_is_refused_before_anything_is_written(tmp_path):
+    from boardenvs_agents.learning.run import imitation_model
+
+    config = load_config(None, ["game=sorry_v0"])
+    assert config.imitation.teacher is None
+    with pytest.raises(OptionError, match="imitation needs imitation.teacher"):
+        imitation_model(config, tmp_path / "start")
+    assert not (tmp_path / "start").exists()
