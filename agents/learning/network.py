@@ -40,6 +40,7 @@ import numpy as np
 #: What :meth:`FrozenNetwork.scores` returns: action logits (a categorical policy) or Q-values.
 SCORE_KINDS = ("logits", "q")
 
+
 @functools.cache
 def blas_libraries() -> tuple[Any, ...]:
     """The BLAS libraries numpy loaded (threadpoolctl's controllers, found once; none without
