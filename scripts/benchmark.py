@@ -18,6 +18,8 @@ Usage::
     python scripts/benchmark.py --train-envs 2 8 32 --train-vec-env batched subproc:1 subproc:2
     python scripts/benchmark.py --envs sorry_v0 --agents champion heuristic --agent-games 20
                                                 # also: ms a decision of these agents
+    python scripts/benchmark.py --envs sorry_v0 --agents champion --option num_players=2
+                                                # ... in two-player games
 
 Each row is measured in ``--repeats`` short rounds, interleaved with the other rows, and the best
 round is reported: on a shared machine noise only ever slows a round down.
@@ -33,6 +35,7 @@ import argparse
 import platform
 import sys
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +48,7 @@ from boardenvs_agents.arena.speed import (
     measure_search,
     search_table,
 )
-from boardenvs_agents.cli import check_extra, command, fail
+from boardenvs_agents.cli import check_extra, command, fail, parse_game_options
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -64,6 +67,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also time these agents' decisions with a choice, in games against the heuristic",
     )  # fmt: skip
     parser.add_argument("--agent-games", type=int, default=8, help="games per agent and env for --agents")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option of the --agents games, e.g. --option num_players=2 (values read as numbers, "
+        "true/false, [lists] where they are, else as text)",
+    )  # fmt: skip
     train = parser.add_argument_group("training throughput")
     train.add_argument(
         "--train-steps", type=int, default=6144,
@@ -86,6 +94,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--seconds must be positive, and --repeats and --agent-games at least 1")
     if args.train_steps < 0 or min(args.train_rounds, args.train_rollout, *args.train_envs) < 1:
         parser.error("--train-steps must be >= 0, and --train-rounds, --train-rollout, --train-envs >= 1")
+    try:  # a bad option stops here, before anything is measured
+        args.game_options = parse_game_options(args.option)
+        for name in args.envs if args.agents else ():
+            boardenvs.make_game(name, **args.game_options)
+    except ValueError as err:
+        parser.error(str(err))
     if args.train_game not in boardenvs.env_names():
         parser.error(f"unknown --train-game {args.train_game!r}; available: {boardenvs.env_names()}")
     try:  # an extra missing: one line, no usage (the command line is right)
@@ -104,6 +118,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             except ValueError as err:
                 parser.error(f"--train-vec-env: {err}")
     return args
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """``", num_players=2"`` for the table's caption (nothing for the game's defaults)."""
+    return "".join(f", {key}={value}" for key, value in options.items())
 
 
 @command
@@ -126,12 +145,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.agents:
         print()
         print(
-            f"Time per decision with a choice ({args.agent_games} games per row against three heuristic "
-            "players, the agent's seat rotated, one process):"
+            f"Time per decision with a choice ({args.agent_games} games per row against heuristic players "
+            f"in every other seat, the agent's seat rotated, one process{options_text(args.game_options)}):"
         )
         print()
         rows = [
-            decision_times(boardenvs.make_game(name), spec, games=args.agent_games, seed=args.seed)
+            decision_times(
+                boardenvs.make_game(name, **args.game_options), spec, games=args.agent_games, seed=args.seed
+            )
             for name in args.envs
             for spec in args.agents
         ]

@@ -77,12 +77,34 @@ def test_benchmark_rejects_bad_training_sizes():
         (["--train-envs", "0"], "--train-envs >= 1"),
         (["--train-vec-env", "subproc:0"], "a vec env is batched, dummy, subproc or subproc:N"),
         (["--train-game", "nope_v0"], "unknown --train-game 'nope_v0'"),
+        (["--option", "nope"], "--option takes key=value, got 'nope'"),
+        (["--envs", "sorry_v0", "--agents", "heuristic", "--option", "foo=1"], "unknown option 'foo'"),
     ]:
         proc = subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.1", *args],
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+def test_benchmark_times_the_agents_in_games_of_the_options_given():
+    """``--option num_players=2``: the agents table's games are two-player games (the same decisions,
+    counted, as :func:`decision_times` on a two-player game with the same seed)."""
+    from boardenvs import make_game
+    from boardenvs_agents.arena.speed import decision_times
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--seconds", "0.1", "--repeats", "1",
+         "--envs", "sorry_v0", "--no-mcts", "--train-steps", "0", "--agents", "heuristic",
+         "--agent-games", "2", "--option", "num_players=2"],
+        capture_output=True, text=True, check=True, timeout=120,
+    ).stdout  # fmt: skip
+    caption, table = out.split("\n\n")[-2:]
+    assert caption.startswith("Time per decision") and caption.endswith("one process, num_players=2):")
+    [row] = table_rows(table)
+    two = decision_times(make_game("sorry_v0", num_players=2), "heuristic", games=2, seed=0)
+    four = decision_times(make_game("sorry_v0"), "heuristic", games=2, seed=0)
+    assert int(row[2]) == len(two.seconds) != len(four.seconds)
 
 
 def test_benchmark_rejects_an_unknown_env():
