@@ -250,11 +250,11 @@ def progress(state: State) -> list[float]:
 
 # -- the record -----------------------------------------------------------------------------------
 #: Everything the agents know about Sorry!, published under the entry-point group
-#: ``boardenvs_agents.games`` (pyproject.toml). The champion, over the strongest shipped network for
-#: the options asked: with two players MCTS with Gumbel root selection, 64 simulations a decision, over
-#: the expert-iteration model (its policy the prior, its value head the leaf value; docs/learning.md,
-#: "The champion on a simulation budget"); otherwise one ply of expectimax on the PPO model's value,
-#: its 8 likeliest moves weighed over every next card ("One ply of expectimax on the value"); else the
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion, one ply of expectimax over the strongest
+#: shipped network for the options asked: its 8 likeliest moves, each weighed over every next card
+#: (docs/learning.md, "One ply of expectimax on the value"); with two players over the
+#: expert-iteration model, the opponent's reply played as the heuristic's and the card after it weighed
+#: too ("Two players: the search that models the reply"); otherwise over the PPO model; else the
 #: heuristic where no model ships for the options asked.
 RECORD = GameRecord(
     game="sorry_v0",
@@ -265,7 +265,7 @@ RECORD = GameRecord(
     strategy_events=sorry_figures.STRATEGY_EVENTS,
     balance=sorry_figures.BALANCE,
     champion=(
-        "mcts:evaluator=exit:sorry_v0,selection=gumbel,sims=64",
+        "expectimax:evaluator=exit:sorry_v0,top=8,prior_weight=0.01,reply=heuristic",
         "expectimax:evaluator=ppo:sorry_v0,top=8,prior_weight=0.01",
         "heuristic",
     ),

@@ -10,15 +10,15 @@ from boardenvs_agents.games import find_record
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.search.champion import with_options
 from boardenvs_agents.search.expectimax import ExpectimaxPolicy
-from boardenvs_agents.search.mcts import MCTSPolicy
 
 
-def test_the_sorry_champion_searches_with_the_shipped_network_on_a_simulation_budget():
-    # Two players: the search over the expert-iteration model (shipped for two players only).
+def test_the_sorry_champion_searches_with_the_shipped_network_on_a_count_budget():
+    # Two players: the search over the expert-iteration model (shipped for two players only), the
+    # opponent's reply played as the heuristic's.
     two = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 2})
     assert two.name == "champion" and two.spec == find_record("sorry_v0").champion[0]
-    assert isinstance(two, MCTSPolicy)
-    assert two.selection == "gumbel" and two.sims == 64 and two.seconds is None
+    assert isinstance(two, ExpectimaxPolicy)
+    assert (two.top, two.prior_weight, two.reply) == (8, 0.01, "heuristic")
     assert two.evaluator.policy.name == "exit:sorry_v0" and two.evaluator.policy.game.num_players == 2
     # Four players: no expert-iteration model fits, so one ply of expectimax on the PPO model's value.
     four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
@@ -42,7 +42,7 @@ def test_the_champion_is_the_first_spec_that_builds_for_the_options():
 def test_the_champion_moves_are_the_seeds_not_the_clocks():
     """A budget in counts: two champions of one seed make the same moves, and the search's
     statistics show the whole budget spent whatever the machine's load."""
-    for players, options in ((2, "sims=8"), (4, "top=4")):
+    for players, options in ((2, "top=3"), (4, "top=4")):
         states = decision_states("sorry_v0", 5, every=7, limit=4, num_players=players)
         first = make_policy(f"champion:{options}", "sorry_v0", seed=11, game_options={"num_players": players})
         second = make_policy(
@@ -54,15 +54,18 @@ def test_the_champion_moves_are_the_seeds_not_the_clocks():
 
 
 def test_champion_options_reach_its_search_and_bad_ones_are_refused():
-    policy = make_policy("champion:sims=16,gumbel_k=4", "sorry_v0", seed=0, game_options={"num_players": 2})
-    assert policy.sims == 16 and policy.gumbel_k == 4
-    assert policy.spec == "mcts:evaluator=exit:sorry_v0,selection=gumbel,sims=16,gumbel_k=4"
+    policy = make_policy("champion:top=4,samples=2", "sorry_v0", seed=0, game_options={"num_players": 2})
+    assert policy.top == 4 and policy.samples == 2
+    assert policy.spec == (
+        "expectimax:evaluator=exit:sorry_v0,prior_weight=0.01,reply=heuristic,top=4,samples=2"
+    )
     policy = make_policy("champion:top=4", "sorry_v0", seed=0, game_options={"num_players": 4})
     assert policy.top == 4 and policy.spec == "expectimax:evaluator=ppo:sorry_v0,prior_weight=0.01,top=4"
     with pytest.raises(ValueError, match="unknown option 'depht'"):
         make_policy("champion:depht=3", "sorry_v0", seed=0, game_options={"num_players": 2})
-    with pytest.raises(ValueError, match="unknown option 'sims'"):
-        make_policy("champion:sims=8", "sorry_v0", seed=0, game_options={"num_players": 4})
+    for players in (2, 4):
+        with pytest.raises(ValueError, match="unknown option 'sims'"):
+            make_policy("champion:sims=8", "sorry_v0", seed=0, game_options={"num_players": players})
     # A champion without search takes no search options.
     with pytest.raises(ValueError, match="takes no search options"):
         make_policy("champion:sims=8", "lost_city_v0", seed=0, game_options={"num_players": 4})
