@@ -4,12 +4,12 @@ The champion of a game is the first spec of its recipe, the ``champion`` of the 
 (:class:`~boardenvs_agents.games.record.GameRecord`, ``agents/games/<game>.py``), that can be built
 for the options asked (a learned base needs a shipped model trained for them; otherwise the next spec
 is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("The champion on a
-simulation budget", "One ply of expectimax on the value"), with the commands there: Sorry!'s search
-with the shipped network (Gumbel MCTS, 64 simulations a decision, with two players; one ply of
-expectimax on its value with four), the others are their shipped network alone or the heuristic,
-where every search measured took from it. A search's budget is a count (simulations, moves and
-chance outcomes), never seconds, so the champion's moves follow from its seed alone, whatever the
-machine's load. Options given to ``champion`` (``champion:sims=32``, ``champion:top=4``) are passed to
+simulation budget", "One ply of expectimax on the value"), with the commands there: Sorry!'s one ply
+of expectimax on the shipped network's value (with two players over the expert-iteration network, the
+opponent's reply played as the heuristic's), the others are their shipped network alone or the
+heuristic, where every search measured took from it. A search's budget is a count (simulations, moves
+and chance outcomes), never seconds, so the champion's moves follow from its seed alone, whatever the
+machine's load. Options given to ``champion`` (``champion:top=4``, ``champion:samples=2``) are passed to
 the spec's search (an ``mcts:``, ``rollouts:`` or ``expectimax:`` spec; a spec without search takes
 none).
 """
