@@ -35,7 +35,6 @@ import argparse
 import platform
 import sys
 import warnings
-from typing import Any
 
 import numpy as np
 
@@ -94,10 +93,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--seconds must be positive, and --repeats and --agent-games at least 1")
     if args.train_steps < 0 or min(args.train_rounds, args.train_rollout, *args.train_envs) < 1:
         parser.error("--train-steps must be >= 0, and --train-rounds, --train-rollout, --train-envs >= 1")
-    try:  # a bad option stops here, before anything is measured
+    try:  # the --agents games, built here so that a bad option stops before anything is measured
         args.game_options = parse_game_options(args.option)
-        for name in args.envs if args.agents else ():
-            boardenvs.make_game(name, **args.game_options)
+        args.timed_games = (
+            [boardenvs.make_game(name, **args.game_options) for name in args.envs] if args.agents else []
+        )
     except ValueError as err:
         parser.error(str(err))
     if args.train_game not in boardenvs.env_names():
@@ -120,11 +120,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def options_text(options: dict[str, Any]) -> str:
-    """``", num_players=2"`` for the table's caption (nothing for the game's defaults)."""
-    return "".join(f", {key}={value}" for key, value in options.items())
-
-
 @command
 def main(argv: list[str] | None = None) -> None:
     """Measure and print the tables."""
@@ -144,16 +139,15 @@ def main(argv: list[str] | None = None) -> None:
         print(search_table(measure_search(args.envs, args.seconds, args.seed)))
     if args.agents:
         print()
+        options = "".join(f", {key}={value}" for key, value in args.game_options.items())
         print(
             f"Time per decision with a choice ({args.agent_games} games per row against heuristic players "
-            f"in every other seat, the agent's seat rotated, one process{options_text(args.game_options)}):"
+            f"in every other seat, the agent's seat rotated, one process{options}):"
         )
         print()
         rows = [
-            decision_times(
-                boardenvs.make_game(name, **args.game_options), spec, games=args.agent_games, seed=args.seed
-            )
-            for name in args.envs
+            decision_times(game, spec, games=args.agent_games, seed=args.seed)
+            for game in args.timed_games
             for spec in args.agents
         ]
         print(decision_table(rows))
