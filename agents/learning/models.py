@@ -426,14 +426,25 @@ class LearnedPolicy(Policy):
         Raises:
             ValueError: for a model without a value head that numpy can copy (DQN, custom networks).
         """
+        return self.values([state])[0]
+
+    def values(self, states: Sequence[State]) -> list[float]:
+        """:meth:`value` of every state, in one forward pass (each the same number as alone: the
+        frozen network computes row by row).
+
+        Raises:
+            ValueError: for a model without a value head that numpy can copy (DQN, custom networks).
+        """
         if self._value_network is None:
             if self.model is None:
                 raise ValueError(f"{self.name} is a snapshot of a policy network: it has no value head")
             self._value_network = frozen_value_network(self.model)
             if self._value_network is None:
                 raise ValueError(f"{self.name} has no value head to evaluate states with (PPO MLPs only)")
-        obs, _ = self.encode(state)
-        return float(self._value_network.forward([obs])[0, 0])
+        if not states:
+            return []
+        out = self._value_network.forward([self.encode(state)[0] for state in states])
+        return [float(v) for v in out[:, 0]]
 
     def act(self, state: State) -> int:
         """The model's action for the player to move, among legal actions only."""

@@ -89,7 +89,7 @@ class RolloutPolicy(Policy):
             raise ValueError(f"rollouts: depth must be a positive integer or None, got {depth!r}")
         if leaf not in ("progress", "value"):
             raise ValueError(f"rollouts: leaf must be 'progress' or 'value', got {leaf!r}")
-        if leaf == "value" and not hasattr(base, "value"):
+        if leaf == "value" and not hasattr(base, "values"):
             raise ValueError(f"rollouts: leaf=value needs a learned base with a value head, not {base.name}")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or z < 0:
             raise ValueError(f"rollouts: z must be a non-negative number, got {z!r}")
@@ -134,15 +134,15 @@ class RolloutPolicy(Policy):
         world = state.determinize(me, self.rng)
         # The base policy reads only what ``me`` may know, the same in every determinization.
         candidates = self.candidates(world)
-        diffs: list[list[float]] = [[] for _ in candidates]
+        # ``outcomes[r][k]``: candidate k's rollout of round r, its value or the leaf state whose value
+        # the base policy's value head gives (all leaves in one forward pass, after the last round).
+        outcomes: list[list[float | State]] = []
         done = 0
         while True:
             if done:
                 world = state.determinize(me, self.rng)
             round_seed = int(self.rng.integers(2**63))
-            values = [self._rollout(world, action, me, round_seed) for action in candidates]
-            for k, value in enumerate(values):
-                diffs[k].append(value - values[0])
+            outcomes.append([self._rollout(world, action, me, round_seed) for action in candidates])
             done += 1
             if self.rounds is not None and done >= self.rounds:
                 break
@@ -151,6 +151,7 @@ class RolloutPolicy(Policy):
                 elapsed = time.perf_counter() - start
                 if elapsed * (done + 1) / done >= self.seconds:
                     break
+        diffs = self._paired_diffs(outcomes)
         best, best_score = 0, 0.0
         means = []
         for k in range(1, len(candidates)):
@@ -167,9 +168,21 @@ class RolloutPolicy(Policy):
         }
         return candidates[best]
 
-    def _rollout(self, world: State, action: int, me: int, seed: int) -> float:
+    def _paired_diffs(self, outcomes: list[list[float | State]]) -> list[list[float]]:
+        """``diffs[k][r]``: candidate k's value less the base move's in round r, the leaf states'
+        values read from the base policy's value head in one batch (clipped to ``[-1, 1]``)."""
+        leaves = [(r, k) for r, row in enumerate(outcomes) for k, v in enumerate(row) if isinstance(v, State)]
+        if leaves:
+            estimates = self.base.values([outcomes[r][k] for r, k in leaves])
+            for (r, k), value in zip(leaves, estimates, strict=True):
+                outcomes[r][k] = max(-1.0, min(1.0, value))
+        n = len(outcomes[0])
+        return [[row[k] - row[0] for row in outcomes] for k in range(n)]
+
+    def _rollout(self, world: State, action: int, me: int, seed: int) -> float | State:
         """``me``'s value after ``action`` in a copy of ``world``, played on with generators seeded by
-        ``seed`` (the same for every candidate of a round)."""
+        ``seed`` (the same for every candidate of a round); with ``leaf="value"``, a rollout cut by
+        ``depth`` returns its leaf (``me`` to move), for :meth:`_paired_diffs` to evaluate."""
         state = world.clone()
         state.apply_action(action)
         chance_rng = np.random.default_rng(seed)
@@ -192,7 +205,7 @@ class RolloutPolicy(Policy):
                     if self.leaf == "progress":
                         return float(leaf_values(state)[me])
                     if player == me:
-                        return max(-1.0, min(1.0, base.value(state)))
+                        return state
                 state.apply_action((base if player == me else opponents).act(state))
                 steps += 1
         finally:

@@ -141,12 +141,20 @@ def test_value_leaves_score_rollouts_at_the_searching_seats_next_decision():
     )
     assert search.act(state) == win  # a win ends the rollout before any value is asked for
     calls = []
-    value = search.base.value
-    search.base.value = lambda s: calls.append(s.current_player()) or value(s)
+    values = search.base.values
+    search.base.values = lambda leaves: calls.extend(s.current_player() for s in leaves) or values(leaves)
     states = decision_states("sorry_v0", 3, every=4, limit=2, num_players=4)
     for s in states:
         search.act(s)
     assert calls and set(calls) <= {s.current_player() for s in states}
+
+
+def test_value_leaves_read_in_one_batch_are_each_the_value_alone():
+    states = decision_states("sorry_v0", 5, every=3, limit=12, num_players=4)
+    base = make_policy("ppo:sorry_v0", "sorry_v0", seed=0)
+    batch = base.values(states)
+    assert batch == [base.value(s) for s in states]  # the same numbers, bit for bit
+    assert len(set(batch)) > 1 and base.values([]) == []
     with pytest.raises(ValueError, match="leaf=value needs a learned base"):
         make_policy("rollouts:policy=heuristic,leaf=value", "sorry_v0", seed=0)
     with pytest.raises(ValueError, match="leaf must be"):
