@@ -250,12 +250,12 @@ def progress(state: State) -> list[float]:
 
 # -- the record -----------------------------------------------------------------------------------
 #: Everything the agents know about Sorry!, published under the entry-point group
-#: ``boardenvs_agents.games`` (pyproject.toml). The champion, one ply of expectimax over the strongest
-#: shipped network for the options asked: its 8 likeliest moves, each weighed over every next card
-#: (docs/learning.md, "One ply of expectimax on the value"); with two players over the
-#: expert-iteration model, the opponent's reply played as the heuristic's and the card after it weighed
-#: too ("Two players: the search that models the reply"); otherwise over the PPO model; else the
-#: heuristic where no model ships for the options asked.
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion, with two players one ply of expectimax
+#: over the expert-iteration model, its 8 likeliest moves each weighed over every next card, the
+#: opponent's reply played as the heuristic's and the card after it weighed too (docs/learning.md,
+#: "Two players: the search that models the reply"); otherwise paired rollouts on the PPO model, 32
+#: rounds a decision, the other seats played as the heuristic ("The first champion on a count
+#: budget"); else the heuristic where no model ships for the options asked.
 RECORD = GameRecord(
     game="sorry_v0",
     heuristic=SorryHeuristic,
@@ -266,7 +266,7 @@ RECORD = GameRecord(
     balance=sorry_figures.BALANCE,
     champion=(
         "expectimax:evaluator=exit:sorry_v0,top=8,prior_weight=0.01,reply=heuristic",
-        "expectimax:evaluator=ppo:sorry_v0,top=8,prior_weight=0.01",
+        "rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=4,leaf=value,seconds=none,rounds=32",
         "heuristic",
     ),
 )

@@ -10,6 +10,7 @@ from boardenvs_agents.games import find_record
 from boardenvs_agents.registry import make_policy
 from boardenvs_agents.search.champion import with_options
 from boardenvs_agents.search.expectimax import ExpectimaxPolicy
+from boardenvs_agents.search.rollouts import RolloutPolicy
 
 
 def test_the_sorry_champion_searches_with_the_shipped_network_on_a_count_budget():
@@ -20,11 +21,12 @@ def test_the_sorry_champion_searches_with_the_shipped_network_on_a_count_budget(
     assert isinstance(two, ExpectimaxPolicy)
     assert (two.top, two.prior_weight, two.reply) == (8, 0.01, "heuristic")
     assert two.evaluator.policy.name == "exit:sorry_v0" and two.evaluator.policy.game.num_players == 2
-    # Four players: no expert-iteration model fits, so one ply of expectimax on the PPO model's value.
+    # Four players: no expert-iteration model fits, so paired rollouts on the PPO model, 32 rounds.
     four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
-    assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, ExpectimaxPolicy)
-    assert four.evaluator.policy.name == "ppo:sorry_v0" and four.evaluator.policy.game.num_players == 4
-    assert (four.top, four.prior_weight, four.reply) == (8, 0.01, None)
+    assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, RolloutPolicy)
+    assert four.base.name == "ppo:sorry_v0" and four.base.game.num_players == 4
+    assert four.opponents.name == "heuristic"
+    assert (four.rounds, four.seconds, four.depth, four.leaf) == (32, None, 4, "value")
 
 
 def test_the_champion_is_the_first_spec_that_builds_for_the_options():
@@ -49,7 +51,9 @@ def test_the_champion_moves_are_the_seeds_not_the_clocks():
             f"champion:{options}", "sorry_v0", seed=11, game_options={"num_players": players}
         )
         assert [first.act(s.clone()) for s in states] == [second.act(s.clone()) for s in states]
-    assert first.top == 4 and len(first.last_search["moves"]) <= 4
+    assert first.top == 4 and len(first.last_search["candidates"]) <= 4
+    assert first.last_search["rounds"] == first.rounds == 32  # the whole budget, whatever the clock
+    first.last_search.pop("seconds"), second.last_search.pop("seconds")
     assert second.last_search == first.last_search
 
 
@@ -59,8 +63,10 @@ def test_champion_options_reach_its_search_and_bad_ones_are_refused():
     assert policy.spec == (
         "expectimax:evaluator=exit:sorry_v0,prior_weight=0.01,reply=heuristic,top=4,samples=2"
     )
-    policy = make_policy("champion:top=4", "sorry_v0", seed=0, game_options={"num_players": 4})
-    assert policy.top == 4 and policy.spec == "expectimax:evaluator=ppo:sorry_v0,prior_weight=0.01,top=4"
+    policy = make_policy("champion:top=3", "sorry_v0", seed=0, game_options={"num_players": 4})
+    assert policy.top == 3 and policy.spec == (
+        "rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=4,leaf=value,seconds=none,rounds=32,top=3"
+    )
     with pytest.raises(ValueError, match="unknown option 'depht'"):
         make_policy("champion:depht=3", "sorry_v0", seed=0, game_options={"num_players": 2})
     for players in (2, 4):
