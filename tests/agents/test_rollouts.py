@@ -147,6 +147,10 @@ def test_value_leaves_score_rollouts_at_the_searching_seats_next_decision():
     for s in states:
         search.act(s)
     assert calls and set(calls) <= {s.current_player() for s in states}
+    with pytest.raises(ValueError, match="leaf=value needs a learned base"):
+        make_policy("rollouts:policy=heuristic,leaf=value", "sorry_v0", seed=0)
+    with pytest.raises(ValueError, match="leaf must be"):
+        make_policy("rollouts:leaf=eval", "sorry_v0", seed=0)
 
 
 def test_value_leaves_read_in_one_batch_are_each_the_value_alone():
@@ -155,7 +159,3 @@ def test_value_leaves_read_in_one_batch_are_each_the_value_alone():
     batch = base.values(states)
     assert batch == [base.value(s) for s in states]  # the same numbers, bit for bit
     assert len(set(batch)) > 1 and base.values([]) == []
-    with pytest.raises(ValueError, match="leaf=value needs a learned base"):
-        make_policy("rollouts:policy=heuristic,leaf=value", "sorry_v0", seed=0)
-    with pytest.raises(ValueError, match="leaf must be"):
-        make_policy("rollouts:leaf=eval", "sorry_v0", seed=0)
