@@ -56,9 +56,9 @@ class _Tables:
         self.value: list[list[float]] = []
         #: ``progress[color][pos]``: steps made from Start, what a bump takes away.
         self.progress: list[list[int]] = []
-        #: ``threat[color][pos]``: square -> bit mask of the card kinds with which a pawn of ``color``
-        #: at ``pos`` lands on (or slides over) that square next turn.
-        self.threat: list[list[dict[int, int]]] = []
+        #: ``threat[color][pos][square]``: bit mask of the card kinds with which a pawn of ``color`` at
+        #: ``pos`` lands on (or slides over) track ``square`` next turn (a list: indexing beats a dict).
+        self.threat: list[list[list[int]]] = []
         for color in range(4):
             entry = board.safety_entry(color)
             steps = [(entry - t) % TRACK_LEN + board.SAFE_LEN + 1 for t in range(TRACK_LEN)]
@@ -72,9 +72,9 @@ class _Tables:
                 + (home_bonus if at == HOME else 0.0)
                 for at, p in enumerate(progress)
             ]
-            threat: list[dict[int, int]] = []
+            threat: list[list[int]] = []
             for at in range(START + 1):
-                masks: dict[int, int] = {}
+                masks = [0] * TRACK_LEN
                 for kind in range(len(CARD_COUNTS)):
                     moves = []
                     if FORWARD[kind]:
@@ -85,7 +85,7 @@ class _Tables:
                         moves += [(k, False) for k in range(1, 7)]
                     for n, back in moves:
                         for sq in _hit_squares(color, at, n, back, slides, exit_count):
-                            masks[sq] = masks.get(sq, 0) | 1 << kind
+                            masks[sq] |= 1 << kind
                 threat.append(masks)
             self.steps.append(steps)
             self.progress.append(progress)
@@ -99,10 +99,11 @@ def _tables(slide_rule: str, exit_count: int, safe_bonus: float, home_bonus: flo
 
 
 class SorryHeuristic(Policy):
-    """Plays every legal use of the card on a clone of the state and keeps the best-scored position.
+    """Plays every legal use of the card in preview and keeps the best-scored position.
 
-    Each legal action is applied to ``state.clone()`` (the move only; the next card draw is left
-    unresolved) and the resulting position is scored from the mover's point of view::
+    Each legal action's pawn positions come from ``state.preview(action)`` (the rules' own move, on a
+    copy of the positions only; the next card draw is left unresolved) and are scored from the
+    mover's point of view::
 
         score = V(me) - opp_weight * [mean_q V(q) + leader_weight * (max_q V(q) - mean_q V(q))]
 
@@ -168,23 +169,41 @@ class SorryHeuristic(Policy):
         """The legal action whose resulting position scores best (ties broken with ``self.rng``)."""
         if not isinstance(state, SorryState):
             raise TypeError(f"SorryHeuristic plays sorry_v0 states, got {type(state).__name__}")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         me = state.current_player()
-        return self.best_successor(
-            state, lambda child: float("inf") if child.winner == me else self.evaluate(child, me)
-        )
+        options = state.options
+        tables = _tables(options.slide_rule, options.start_count_exit_as, self.safe_bonus, self.home_bonus)
+        colors = state.colors
+        mine = slice(PAWNS * me, PAWNS * me + PAWNS)
+        all_home = [HOME] * PAWNS
+        scored = []
+        for action in legal:
+            # The pawns after the move, without copying the state (the rules' own move execution).
+            pos, _ = state.preview(action)
+            if pos[mine] == all_home:
+                score = float("inf")  # Object: all three pawns Home wins outright
+            else:
+                score = self._score(pos, me, colors, tables)
+            scored.append((score, action))
+        return self.pick_best(scored)
 
     def evaluate(self, state: SorryState, me: int) -> float:
         """Score of ``state``'s pawn positions for seat ``me`` (see the class docstring)."""
         options = state.options
         tables = _tables(options.slide_rule, options.start_count_exit_as, self.safe_bonus, self.home_bonus)
-        pos = state.pos
-        colors = state.colors
+        return self._score(state.pos, me, state.colors, tables)
+
+    def _score(self, pos: list[int], me: int, colors: tuple[int, ...], tables: _Tables) -> float:
+        """:meth:`evaluate` on pawn positions ``pos`` (as :attr:`SorryState.pos`)."""
         n = len(colors)
         opp_values = []
         for q in range(n):
             if q != me:
                 value = tables.value[colors[q]]
-                opp_values.append(sum(value[at] for at in pos[PAWNS * q : PAWNS * q + PAWNS]))
+                a, b, c = pos[PAWNS * q : PAWNS * q + PAWNS]
+                opp_values.append(value[a] + value[b] + value[c])
         mean = sum(opp_values) / len(opp_values)
         opponents = mean + self.leader_weight * (max(opp_values) - mean)
         return self._own_value(pos, me, colors, tables) - self.opp_weight * opponents
@@ -197,18 +216,22 @@ class SorryHeuristic(Policy):
         n = len(colors)
         total = 0.0
         expected_loss = 0.0
-        for at in pos[PAWNS * me : PAWNS * me + PAWNS]:
+        mine = pos[PAWNS * me : PAWNS * me + PAWNS]
+        # Each opponent's pawns' threat masks, looked up once (three pawns each, PAWNS).
+        strikes = []
+        if min(mine) < TRACK_LEN:
+            for q in range(n):
+                if q != me:
+                    threat = tables.threat[colors[q]]
+                    a, b, c = pos[PAWNS * q : PAWNS * q + PAWNS]
+                    strikes.append((threat[a], threat[b], threat[c]))
+        for at in mine:
             total += value[at]
             if at >= TRACK_LEN:
                 continue  # Start, safety zone, Home: cannot be bumped
             survive = 1.0
-            for q in range(n):
-                if q == me:
-                    continue
-                threat = tables.threat[colors[q]]
-                mask = 0
-                for theirs in pos[PAWNS * q : PAWNS * q + PAWNS]:
-                    mask |= threat[theirs].get(at, 0)
+            for first, second, third in strikes:
+                mask = first[at] | second[at] | third[at]
                 if mask:
                     survive *= 1.0 - MASK_PROB[mask]
             expected_loss += (1.0 - survive) * progress[at]

@@ -239,9 +239,10 @@ class SorryState(State):
         if dest >= TRACK_LEN:
             return 0
         mover = PAWNS * player + i
-        for k in range(len(pos)):
-            if k != mover and pos[k] == dest:
-                pos[k] = START  # Jumping and bumping: the opponent goes back to its Start
+        if pos.count(dest) > 1:  # another pawn is there (the scan in C spares the loop most moves)
+            for k in range(len(pos)):
+                if k != mover and pos[k] == dest:
+                    pos[k] = START  # Jumping and bumping: the opponent goes back to its Start
         slide = self._slides[player][dest]
         if slide is not None:
             end, squares = slide
