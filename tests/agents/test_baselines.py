@@ -87,6 +87,37 @@ def test_global_rngs_do_not_matter(num_players):
         assert perturbed == plain
 
 
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_heuristic_scores_each_move_as_the_position_it_leads_to(num_players):
+    # act() scores every legal move on the rules' preview of the pawns, not on a played-out clone: it
+    # must choose what the one-ply lookahead on clones chooses (evaluate() of the state each move
+    # leads to, an outright win above all), ties broken alike by the same seed. Over every decision of
+    # several random games.
+    fast, slow = SorryHeuristic(seed=0), SorryHeuristic(seed=0)
+    rng = np.random.default_rng(num_players)
+    checked = wins = 0
+    for _ in range(6):
+        state = make_game("sorry_v0", num_players=num_players).new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            me = state.current_player()
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply_action(action)
+                assert state.preview(action)[0] == child.pos
+                wins += child.winner == me
+            reference = slow.best_successor(
+                state, lambda child, me=me: float("inf") if child.winner == me else slow.evaluate(child, me)
+            )
+            assert fast.act(state) == reference
+            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 500 and wins > 0
+
+
 def test_heuristic_ties_use_its_own_generator():
     # All pawns in Start, a 7: every use of it (forward 7, or any split bringing two pawns out) makes
     # seven steps in all and leaves no pawn in reach of the Yellow Start pawns, so all scores tie. The
