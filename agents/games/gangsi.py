@@ -203,10 +203,11 @@ def progress(state: State) -> list[float]:
 
 # -- the record -----------------------------------------------------------------------------------
 #: Everything the agents know about Gangsi, published under the entry-point group
-#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model alone, since every
-#: search over it measured took from it (Gumbel MCTS at 16 and 64 simulations, paired rollouts;
-#: docs/learning.md, "The champion on a simulation budget"), else the heuristic where no model ships
-#: for the options asked.
+#: ``boardenvs_agents.games`` (pyproject.toml). The champion: the shipped PPO model alone, since no
+#: search over it measured beat it (Gumbel MCTS at 16 and 64 simulations and expectimax took from it,
+#: paired rollouts on 20 rounds were level over 1,600 games; docs/learning.md, "The champion on a
+#: simulation budget" and "More games: Gangsi and two-player Sorry! stay with their champions"), else
+#: the heuristic where no model ships for the options asked.
 RECORD = GameRecord(
     game="gangsi_v0",
     heuristic=GangsiHeuristic,
