@@ -62,18 +62,23 @@ class Policy(ABC):
         top = [action for score, action in scored if score >= best - tol]
         return top[0] if len(top) == 1 else top[int(self.rng.random() * len(top))]
 
-    def best_successor(self, state: State, score: Callable[[State], float]) -> int:
-        """The legal action whose resulting state ``score`` rates highest (one-ply lookahead on clones);
-        a lone legal action is returned without scoring; ties go through :meth:`pick_best`."""
-        legal = state.legal_actions()
+    def best_action(self, legal: Sequence[int], score: Callable[[int], float]) -> int:
+        """The action of ``legal`` that ``score`` rates highest; a lone action is returned without
+        scoring; ties go through :meth:`pick_best`."""
         if len(legal) == 1:
             return legal[0]
-        scored = []
-        for action in legal:
+        return self.pick_best([(score(action), action) for action in legal])
+
+    def best_successor(self, state: State, score: Callable[[State], float]) -> int:
+        """The legal action whose resulting state ``score`` rates highest (one-ply lookahead on clones,
+        through :meth:`best_action`)."""
+
+        def after(action: int) -> float:
             child = state.clone()
             child.apply_action(action)
-            scored.append((score(child), action))
-        return self.pick_best(scored)
+            return score(child)
+
+        return self.best_action(state.legal_actions(), after)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -11,7 +11,7 @@ from boardenvs.core.state import State
 from boardenvs.sorry import board
 from boardenvs.sorry.board import HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
 from boardenvs.sorry.cards import BACKWARD, CARD_COUNTS, DECK_SIZE, FORWARD, SEVEN
-from boardenvs.sorry.rules import PAWNS, SorryState
+from boardenvs.sorry.rules import PAWNS, SorryState, all_home
 from boardenvs_agents.base import Policy
 from boardenvs_agents.games import sorry_figures
 from boardenvs_agents.games.record import GameRecord
@@ -169,31 +169,26 @@ class SorryHeuristic(Policy):
         """The legal action whose resulting position scores best (ties broken with ``self.rng``)."""
         if not isinstance(state, SorryState):
             raise TypeError(f"SorryHeuristic plays sorry_v0 states, got {type(state).__name__}")
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
         me = state.current_player()
-        options = state.options
-        tables = _tables(options.slide_rule, options.start_count_exit_as, self.safe_bonus, self.home_bonus)
-        colors = state.colors
-        mine = slice(PAWNS * me, PAWNS * me + PAWNS)
-        all_home = [HOME] * PAWNS
-        scored = []
-        for action in legal:
+        tables = self._tables_for(state)
+
+        def score(action: int) -> float:
             # The pawns after the move, without copying the state (the rules' own move execution).
             pos, _ = state.preview(action)
-            if pos[mine] == all_home:
-                score = float("inf")  # Object: all three pawns Home wins outright
-            else:
-                score = self._score(pos, me, colors, tables)
-            scored.append((score, action))
-        return self.pick_best(scored)
+            if all_home(pos, me):
+                return float("inf")  # Object: all three pawns Home wins outright
+            return self._score(pos, me, state.colors, tables)
+
+        return self.best_action(state.legal_actions(), score)
 
     def evaluate(self, state: SorryState, me: int) -> float:
         """Score of ``state``'s pawn positions for seat ``me`` (see the class docstring)."""
+        return self._score(state.pos, me, state.colors, self._tables_for(state))
+
+    def _tables_for(self, state: SorryState) -> _Tables:
+        """The lookup tables of ``state``'s rule variant and this heuristic's bonuses."""
         options = state.options
-        tables = _tables(options.slide_rule, options.start_count_exit_as, self.safe_bonus, self.home_bonus)
-        return self._score(state.pos, me, state.colors, tables)
+        return _tables(options.slide_rule, options.start_count_exit_as, self.safe_bonus, self.home_bonus)
 
     def _score(self, pos: list[int], me: int, colors: tuple[int, ...], tables: _Tables) -> float:
         """:meth:`evaluate` on pawn positions ``pos`` (as :attr:`SorryState.pos`)."""

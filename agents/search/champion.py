@@ -7,8 +7,8 @@ is taken). Each recipe was chosen by the measurements in ``docs/learning.md`` ("
 simulation budget", "One ply of expectimax on the value", "The first champion on a count budget"),
 with the commands there: four-player Sorry!'s paired rollouts on the shipped network, two-player
 Sorry!'s one ply of expectimax over the expert-iteration network with the opponent's reply played as
-the heuristic's, the others their shipped network alone or the heuristic, where every search measured
-took from it. A search's budget is a count (simulations, rollouts, moves and chance outcomes), never
+the heuristic's, the others their shipped network alone or the heuristic, where no search measured
+beat it. A search's budget is a count (simulations, rollouts, moves and chance outcomes), never
 seconds, so the champion's moves follow from its seed alone, whatever the machine's load. Options
 given to ``champion`` (``champion:top=4``, ``champion:samples=2``) are passed to the spec's search (an
 ``mcts:``, ``rollouts:`` or ``expectimax:`` spec; a spec without search takes none).

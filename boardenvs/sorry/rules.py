@@ -52,6 +52,12 @@ SORRY_ACTION = 69
 PASS = 78
 NUM_ACTIONS = 79
 
+
+def all_home(pos: list[int], player: int) -> bool:
+    """Object (sorry.md): all three of ``player``'s pawns are Home in positions ``pos``, the win."""
+    return pos[PAWNS * player : PAWNS * player + PAWNS].count(HOME) == PAWNS
+
+
 #: S23 (the env's reading, recorded in sorry.md): colours by player count when ``colors`` is not given;
 #: (0, 2) with two players, so that both see the same board, and (0, 1, 2) with three.
 DEFAULT_COLORS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
@@ -189,7 +195,7 @@ class SorryState(State):
             self.deck.reshuffle()
         self.card = -1
         self._legal = None
-        if all(self.pos[PAWNS * player + i] == HOME for i in range(PAWNS)):
+        if all_home(self.pos, player):
             self.winner = player  # Object: all three pawns Home
         elif self.turn >= self.options.max_turns:
             self.truncated = True
