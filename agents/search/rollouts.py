@@ -1,18 +1,20 @@
 """Policy improvement by paired rollouts: a base policy, corrected where simulation says it errs.
 
 At a decision with a choice (``RolloutPolicy.act``), the base policy (a learned model or the
-heuristic) proposes its move and ranks the others. For each of the ``top`` best-ranked candidates,
-the search plays the game on from the same sampled world with the same dice and cards
-(**common random numbers**: rollout ``i`` of every candidate starts from the same determinization and
-draws its chance outcomes and the policies' choices from generators seeded alike), the searching seat
-playing the base policy and every other seat the ``opponents`` policy, to the end of the game or for
-``depth`` decisions (then scored by the game's progress measure, :func:`boardenvs_agents.games.leaf_values`,
-or by a learned base policy's value head at the searching seat's next decision, ``leaf="value"``).
-It then compares every candidate with the base move **on the same rollouts** and switches only when
-the mean paired difference beats the base move by more than ``z`` standard errors: a noisy estimate
-keeps the base move, so the search should never play much worse than its base policy, and with a
-clear difference it plays better (a one-step policy improvement; Tesauro and Galperin's rollouts of
-backgammon programs, 1996; Bertsekas's rollout algorithms).
+heuristic) proposes its move and ranks the others; or a ``first`` policy (such as one ply of
+expectimax over the same model) proposes the default move and the base policy ranks the rest. For
+each of the ``top`` candidates, the search plays the game on from the same sampled world with the same
+dice and cards (**common random numbers**: rollout ``i`` of every candidate starts from the same
+determinization and draws its chance outcomes and the policies' choices from generators seeded alike),
+the searching seat playing the base policy and every other seat the ``opponents`` policy, to the end
+of the game or for ``depth`` decisions (then scored by the game's progress measure,
+:func:`boardenvs_agents.games.leaf_values`, or by a learned base policy's value head at the searching
+seat's next decision, ``leaf="value"``). It then compares every candidate with the default move **on
+the same rollouts** and switches only when the mean paired difference beats the default by more than
+``z`` standard errors: a noisy estimate keeps the default move, so the search should never play much
+worse than the policy that proposed it, and with a clear difference it plays better (a one-step
+policy improvement; Tesauro and Galperin's rollouts of backgammon programs, 1996; Bertsekas's rollout
+algorithms).
 
 The budget is ``seconds`` per decision (the clock decides how many rounds of rollouts are played;
 each round plays every candidate once) or a fixed number of ``rounds`` (reproducible to the action).
@@ -56,6 +58,9 @@ class RolloutPolicy(Policy):
         min_rounds: rounds below which the base move is kept whatever the rollouts say (a standard
             error from a handful of rollouts says little).
         name: label in tables.
+        first: the policy whose move is the default candidate, the one the others must beat
+            (``None``: the base policy's); the base policy still ranks the other candidates and plays
+            the searching seat in rollouts.
 
     Raises:
         ValueError: for a budget, ``top``, ``depth`` or ``z`` out of range.
@@ -75,6 +80,7 @@ class RolloutPolicy(Policy):
         z: float = 2.0,
         min_rounds: int = 6,
         name: str = "rollouts",
+        first: Policy | None = None,
     ) -> None:
         super().__init__(seed)
         if seconds is None and rounds is None:
@@ -105,20 +111,46 @@ class RolloutPolicy(Policy):
             raise ValueError(f"rollouts: min_rounds must be an integer of at least 2, got {min_rounds!r}")
         self.min_rounds = min_rounds
         self.name = name
+        self.first = first
         #: Statistics of the last decision: rounds, seconds, candidates, mean paired differences, choice.
         self.last_search: dict[str, Any] = {}
 
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game (the ``first`` policy too, from a seed of its own)."""
+        super().reset(seed)
+        if self.first is not None:
+            self.first.reset(None if seed is None else seed + 1)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The search's generator, and the ``first`` policy's state if there is one."""
+        data = super().state_dict()
+        if self.first is not None:
+            data["first"] = self.first.state_dict()
+        return data
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` in place."""
+        super().load_state_dict(data)
+        if self.first is not None:
+            if "first" not in data:
+                raise ValueError(f"{self.name}: bad policy state: no state of its first policy")
+            self.first.load_state_dict(data["first"])
+
     def candidates(self, state: State) -> list[int]:
-        """The base policy's move first, then the next best-ranked legal actions, ``top`` in all."""
+        """The default move (the ``first`` policy's, else the base policy's) first, then the base
+        policy's next best-ranked legal actions, ``top`` in all."""
         legal = state.legal_actions()
+        first = None if self.first is None else self.first.act(state)
         if hasattr(self.base, "encode") and hasattr(self.base, "network"):
             # A learned policy: its network's scores rank every legal action.
             obs, mask = self.base.encode(state)
             scores = self.base.network.scores([obs], mask[None])[0]
-            first = self.base.choose(scores, mask)
+            if first is None:
+                first = self.base.choose(scores, mask)
             others = sorted((a for a in legal if a != first), key=lambda a: -float(scores[a]))
         else:
-            first = self.base.act(state)
+            if first is None:
+                first = self.base.act(state)
             others = [a for a in legal if a != first]
         return [first, *others[: self.top - 1]]
 
@@ -214,7 +246,9 @@ class RolloutPolicy(Policy):
     def __repr__(self) -> str:
         return (
             f"RolloutPolicy(base={self.base.name!r}, opponents={self.opponents.name!r}, "
-            f"seconds={self.seconds}, rounds={self.rounds}, top={self.top}, depth={self.depth}, z={self.z})"
+            f"seconds={self.seconds}, rounds={self.rounds}, top={self.top}, depth={self.depth}, z={self.z}"
+            + ("" if self.first is None else f", first={self.first.name!r}")
+            + ")"
         )
 
 
@@ -244,12 +278,14 @@ def make_rollouts(
     game_options: dict[str, Any] | None,
     policy: str = "heuristic",
     opponents: str = "heuristic",
+    first: str | None = None,
     **options: Any,
 ) -> RolloutPolicy:
     """The registry's factory for specs such as ``rollouts:policy=ppo:sorry_v0,opponents=heuristic,top=3``.
 
-    ``policy`` and ``opponents`` are agent specs (without commas); the other options are
-    :class:`RolloutPolicy`'s.
+    ``policy``, ``opponents`` and ``first`` (the default move's policy, e.g.
+    ``first=expectimax:evaluator=ppo:sorry_v0``) are agent specs (without commas); the other options
+    are :class:`RolloutPolicy`'s.
 
     Raises:
         ValueError: for unknown or out-of-range options, or a bad inner spec.
@@ -258,7 +294,8 @@ def make_rollouts(
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(
-            f"rollouts: unknown option {unknown[0]!r}; options are {sorted(known | {'policy', 'opponents'})}"
+            f"rollouts: unknown option {unknown[0]!r}; "
+            f"options are {sorted(known | {'policy', 'opponents', 'first'})}"
         )
     if "seconds" in options and options["seconds"] in ("none", "None"):
         options["seconds"] = None
@@ -266,5 +303,9 @@ def make_rollouts(
     others = base
     if opponents != policy:
         others = make_policy(opponents, game_name, seed=seed, game_options=game_options)
-    name = f"rollouts({policy} vs {opponents})"
-    return RolloutPolicy(base, others, seed=seed, name=name, **options)
+    proposer, name = None, f"rollouts({policy} vs {opponents})"
+    if first is not None:
+        proposer_seed = None if seed is None else seed + 1
+        proposer = make_policy(str(first), game_name, seed=proposer_seed, game_options=game_options)
+        name = f"rollouts({first} over {policy} vs {opponents})"
+    return RolloutPolicy(base, others, seed=seed, name=name, first=proposer, **options)

@@ -88,6 +88,45 @@ def test_a_learned_base_ranks_candidates_by_its_scores():
     assert ranked == sorted(ranked, reverse=True)
 
 
+def test_a_first_policy_proposes_the_default_move_and_the_base_ranks_the_rest():
+    state, _ = eleven_home()
+    first = LastLegal()
+    base = make_policy("ppo:sorry_v0", "sorry_v0", seed=0)
+    search = RolloutPolicy(base, None, seed=0, seconds=None, rounds=2, top=4, first=first)
+    obs, mask = base.encode(state)
+    scores = base.network.scores([obs], mask[None])[0]
+    candidates = search.candidates(state)
+    assert candidates[0] == first.act(state) != base.act(state)
+    ranked = [float(scores[a]) for a in candidates[1:]]
+    assert ranked == sorted(ranked, reverse=True) and len(candidates) == 4
+    assert ranked[0] == float(scores[base.act(state)])  # the base's own move is a challenger
+    # Without clear evidence the first policy's move is the one played.
+    search.z = 1e9
+    assert search.act(state) == first.act(state)
+
+
+def test_a_first_search_from_the_spec_is_seeded_and_restored_with_the_rollouts():
+    state = decision_states("sorry_v0", 3, every=7, limit=1, num_players=4)[0]
+    spec = (
+        "rollouts:policy=ppo:sorry_v0,opponents=heuristic,rounds=2,seconds=none,"
+        "first=expectimax:evaluator=ppo:sorry_v0"
+    )
+    search = make_policy(spec, "sorry_v0", seed=4)
+    alone = make_policy("expectimax:evaluator=ppo:sorry_v0", "sorry_v0", seed=5)
+    assert search.first.name == "expectimax" and "first=" in repr(search)
+    assert search.candidates(state)[0] == alone.act(state)
+    search.reset(seed=9)
+    alone.reset(seed=10)
+    assert search.candidates(state)[0] == alone.act(state)
+    saved = search.state_dict()
+    action = search.act(state)
+    other = make_policy(spec, "sorry_v0", seed=0)
+    other.load_state_dict(saved)
+    assert other.act(state) == action and other.state_dict() == search.state_dict()
+    with pytest.raises(ValueError, match="first policy"):
+        other.load_state_dict({"rng": saved["rng"]})
+
+
 def test_a_time_budget_runs_at_least_one_round_and_a_lone_action_none():
     state = decision_states("lost_city_v0", 0, every=5, limit=1, num_players=4)[0]
     search = make_policy("rollouts:seconds=0.001,top=2", "lost_city_v0", seed=0)
@@ -114,6 +153,7 @@ def test_a_time_budget_runs_at_least_one_round_and_a_lone_action_none():
         ("rollouts:seconds=0", "seconds"),
         ("rollouts:sims=5", "unknown option 'sims'"),
         ("rollouts:policy=nosuch", "unknown agent"),
+        ("rollouts:first=nosuch", "unknown agent"),
     ],
 )
 def test_bad_options_are_refused(spec, message):
