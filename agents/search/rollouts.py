@@ -54,8 +54,8 @@ class RolloutPolicy(Policy):
         leaf: how a rollout cut by ``depth`` is scored: ``"progress"``, the game's progress measure
             there, or ``"value"``, the base policy's value head (a learned PPO base) at the searching
             seat's first decision after the cut.
-        z: standard errors by which a candidate must beat the base move on the paired rollouts.
-        min_rounds: rounds below which the base move is kept whatever the rollouts say (a standard
+        z: standard errors by which a candidate must beat the default move on the paired rollouts.
+        min_rounds: rounds below which the default move is kept whatever the rollouts say (a standard
             error from a handful of rollouts says little).
         name: label in tables.
         first: the policy whose move is the default candidate, the one the others must beat
@@ -155,7 +155,8 @@ class RolloutPolicy(Policy):
         return [first, *others[: self.top - 1]]
 
     def act(self, state: State) -> int:
-        """The base policy's move, or a candidate that beat it on the paired rollouts."""
+        """The default move (the ``first`` policy's, else the base policy's), or a candidate that beat
+        it on the paired rollouts."""
         me = state.current_player()
         if me < 0:
             raise ValueError(f"rollouts: act() needs a decision node, got current_player() == {me}")
@@ -164,7 +165,7 @@ class RolloutPolicy(Policy):
             return legal[0]
         start = time.perf_counter()
         world = state.determinize(me, self.rng)
-        # The base policy reads only what ``me`` may know, the same in every determinization.
+        # The base and first policies read only what ``me`` may know, the same in every determinization.
         candidates = self.candidates(world)
         # ``outcomes[r][k]``: candidate k's rollout of round r, its value or the leaf state whose value
         # the base policy's value head gives (all leaves in one forward pass, after the last round).
