@@ -59,8 +59,8 @@ class RolloutPolicy(Policy):
             error from a handful of rollouts says little).
         name: label in tables.
         first: the policy whose move is the default candidate, the one the others must beat
-            (``None``: the base policy's); the base policy still ranks the other candidates and plays
-            the searching seat in rollouts.
+            (``None``: the base policy's), seeded with ``seed + 1``; the base policy still ranks the
+            other candidates and plays the searching seat in rollouts.
 
     Raises:
         ValueError: for a budget, ``top``, ``depth`` or ``z`` out of range.
@@ -112,14 +112,19 @@ class RolloutPolicy(Policy):
         self.min_rounds = min_rounds
         self.name = name
         self.first = first
+        self._reseed_first(seed)
         #: Statistics of the last decision: rounds, seconds, candidates, mean paired differences, choice.
         self.last_search: dict[str, Any] = {}
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game (the ``first`` policy too, from a seed of its own)."""
         super().reset(seed)
-        if self.first is not None:
-            self.first.reset(None if seed is None else seed + 1)
+        self._reseed_first(seed)
+
+    def _reseed_first(self, seed: int | None) -> None:
+        """Seed the ``first`` policy from the search's ``seed`` (``seed + 1``; ``None``: left as it is)."""
+        if self.first is not None and seed is not None:
+            self.first.reset(seed + 1)
 
     def state_dict(self) -> dict[str, Any]:
         """The search's generator, and the ``first`` policy's state if there is one."""
@@ -306,7 +311,6 @@ def make_rollouts(
         others = make_policy(opponents, game_name, seed=seed, game_options=game_options)
     proposer, name = None, f"rollouts({policy} vs {opponents})"
     if first is not None:
-        proposer_seed = None if seed is None else seed + 1
-        proposer = make_policy(str(first), game_name, seed=proposer_seed, game_options=game_options)
+        proposer = make_policy(str(first), game_name, game_options=game_options)  # seeded by the search
         name = f"rollouts({first} over {policy} vs {opponents})"
     return RolloutPolicy(base, others, seed=seed, name=name, first=proposer, **options)
