@@ -34,7 +34,7 @@ from boardenvs.registry import env_names, make_game
 from boardenvs.wrappers.single_agent import LearnerView
 from boardenvs_agents.base import Policy
 from boardenvs_agents.learning.algorithms import get_algorithm
-from boardenvs_agents.learning.network import FrozenNetwork, frozen_network, frozen_value_network
+from boardenvs_agents.learning.network import FrozenNetwork, NumpyMLP, frozen_network, frozen_value_network
 
 METADATA_NAME = "boardenvs.json"
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -294,6 +294,8 @@ class LearnedPolicy(Policy):
         name: label in tables.
         network: the frozen network to play (default: a copy of ``model``'s; policies loaded from one
             file share theirs).
+        value_network: the frozen value head :meth:`values` reads (default: a copy of ``model``'s,
+            taken when first needed; a player of ``network`` alone has one only if given it here).
     """
 
     def __init__(
@@ -306,6 +308,7 @@ class LearnedPolicy(Policy):
         seed: int | None = None,
         name: str = "learned",
         network: FrozenNetwork | None = None,
+        value_network: NumpyMLP | None = None,
     ) -> None:
         super().__init__(seed)
         if model is None and network is None:
@@ -320,7 +323,7 @@ class LearnedPolicy(Policy):
         #: Epsilon of a stochastic DQN policy (the model's exploration rate when the policy was made).
         self.exploration_rate = float(getattr(model, "exploration_rate", 0.0))
         self._options_seen: Any = None
-        self._value_network: Any = None
+        self._value_network: Any = value_network
 
     @classmethod
     def from_file(
@@ -354,7 +357,7 @@ class LearnedPolicy(Policy):
         """The same player (model and network shared) with a generator of its own."""
         twin = LearnedPolicy(
             self.model, self.game, self.learner_seat, self.view.mask_in_observation, self.deterministic,
-            seed, self.name, self.network,
+            seed, self.name, self.network, self._value_network,
         )  # fmt: skip
         twin.exploration_rate = self.exploration_rate
         return twin

@@ -296,6 +296,29 @@ def make_rollouts(
     Raises:
         ValueError: for unknown or out-of-range options, or a bad inner spec.
     """
+    if "seconds" in options and options["seconds"] in ("none", "None"):
+        options["seconds"] = None
+    base = make_policy(policy, game_name, seed=seed, game_options=game_options)
+    return rollouts_over(base, game_name, seed, game_options, opponents, first, policy_name=policy, **options)
+
+
+def rollouts_over(
+    base: Policy,
+    game_name: str,
+    seed: int | None,
+    game_options: dict[str, Any] | None,
+    opponents: str = "heuristic",
+    first: str | None = None,
+    policy_name: str | None = None,
+    **options: Any,
+) -> RolloutPolicy:
+    """The rollouts over ``base``, a policy already made (the spec factory's, or expert iteration's
+    network), with the spec's options: ``opponents`` and ``first`` are agent specs (``opponents`` the
+    same as ``policy_name``, the base's spec: the base plays them), the others :class:`RolloutPolicy`'s.
+
+    Raises:
+        ValueError: for unknown or out-of-range options, or a bad inner spec.
+    """
     known = {"seconds", "rounds", "top", "depth", "leaf", "z", "min_rounds"}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -303,14 +326,12 @@ def make_rollouts(
             f"rollouts: unknown option {unknown[0]!r}; "
             f"options are {sorted(known | {'policy', 'opponents', 'first'})}"
         )
-    if "seconds" in options and options["seconds"] in ("none", "None"):
-        options["seconds"] = None
-    base = make_policy(policy, game_name, seed=seed, game_options=game_options)
+    policy_name = policy_name if policy_name is not None else base.name
     others = base
-    if opponents != policy:
+    if opponents != policy_name:
         others = make_policy(opponents, game_name, seed=seed, game_options=game_options)
-    proposer, name = None, f"rollouts({policy} vs {opponents})"
+    proposer, name = None, f"rollouts({policy_name} vs {opponents})"
     if first is not None:
         proposer = make_policy(str(first), game_name, game_options=game_options)  # seeded by the search
-        name = f"rollouts({first} over {policy} vs {opponents})"
+        name = f"rollouts({first} over {policy_name} vs {opponents})"
     return RolloutPolicy(base, others, seed=seed, name=name, first=proposer, **options)

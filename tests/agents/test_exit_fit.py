@@ -155,6 +155,24 @@ def test_a_killed_run_resumes_to_the_same_final_weights(tmp_path, monkeypatch):
         run_iterations(other, tmp_path / "killed")
 
 
+def test_an_iteration_searching_with_rollouts_learns_their_moves(tmp_path):
+    """``searcher: rollouts`` reaches every iteration's self-play: the examples' targets are the moves
+    of the rollouts (one action each), the network is fitted to them, and the manifest records it."""
+    rollouts = {"rounds": 2, "opponents": "heuristic", "depth": 2, "leaf": "value", "top": 2}
+    config = ExItConfig.from_dict(
+        {**TINY, "iterations": 1, "games": 2, "searcher": "rollouts", "search": rollouts}
+    )
+    assert config.selfplay_config(0).searcher == "rollouts"
+    (report,) = run_iterations(config, tmp_path / "run", progress=lambda line: None)
+    assert report["examples"] > 10 and report["fit"]["epochs"][-1]["heldout_kl"] >= 0
+    data = generate(config.selfplay_config(0), "ppo:sorry_v0", out=tmp_path / "run" / "iter_000" / "data")
+    assert len(data) == report["examples"] and ((data.policies == 0) | (data.policies == 1)).all()
+    manifest = json.loads((tmp_path / "run" / "exit.json").read_text())
+    assert manifest["config"]["searcher"] == "rollouts"
+    with pytest.raises(OptionError, match="selfplay.searcher"):
+        ExItConfig.from_dict({**TINY, "selfplay": {"searcher": "rollouts"}})
+
+
 def test_the_shipped_configs_load():
     """Every configs/<game>/exit.yaml is a valid expert-iteration config of a game with a start model
     (configs/bench/exit.yaml, which the benchmark's protocol completes, is tests/bench's)."""

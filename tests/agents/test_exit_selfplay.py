@@ -191,6 +191,51 @@ def test_temperature_draws_early_moves_from_the_visits_reproducibly(data, networ
     assert np.allclose(first.policies.sum(axis=1), 1.0, atol=1e-6)
 
 
+ROLLOUTS = {"rounds": 3, "opponents": "heuristic", "depth": 2, "leaf": "value", "top": 2}
+
+
+def test_rollouts_as_the_search_target_the_moves_the_rollouts_spec_plays(network):
+    """With ``searcher: rollouts``, a searching seat plays as the rollouts spec over the same model
+    (the frozen network's scores and value head are the model's), and each example's target is the
+    move played, on the legal actions; the same examples from a pool of processes."""
+    config = dataclasses.replace(
+        CONFIG, games=2, search=ROLLOUTS, searcher="rollouts", search_seats=(0,), opponents={"heuristic": 1.0}
+    )
+    data = generate(config, network)
+    spec = "rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=2,leaf=value,top=2,rounds=3,seconds=none"
+    game = make_game("sorry_v0", **OPTIONS)
+    seeds = derive_seeds(config.seed, config.games)
+    for index in range(config.games):
+        actors = [make_policy(name, "sorry_v0", game_options=OPTIONS) for name in (spec, "heuristic")]
+        watcher = _Moves(network.policy)
+        play_game(game, actors, seeds[index], observer=watcher)
+        rows = data.select(data.games == index)
+        assert len(rows) == len(watcher.rows) > 10 and set(rows.seats.tolist()) == {0}
+        assert np.array_equal(rows.observations, np.stack([r[0] for r in watcher.rows]))
+        targets = np.zeros_like(rows.policies)
+        targets[np.arange(len(rows)), [r[1] for r in watcher.rows]] = 1.0
+        assert np.array_equal(rows.policies, targets)
+    assert not data.policies[~data.masks].any()
+    assert generate(dataclasses.replace(config, backend="process", workers=2), network).equals(data)
+
+
+class _Moves:
+    """Records seat 0's observation and move at every decision with a choice."""
+
+    def __init__(self, encoder):
+        self.encoder, self.rows = encoder, []
+
+    def before(self, state, player, action):
+        if player == 0 and len(state.legal_actions()) > 1:
+            self.rows.append((self.encoder.encode(state)[0], action))
+
+    def after(self, state):
+        pass
+
+    def result(self, state):
+        return {}
+
+
 # -- the same examples whatever plays them --------------------------------------------------------
 def test_same_seed_same_dataset_across_backends_and_workers(data, network):
     processes = generate(dataclasses.replace(CONFIG, backend="process", workers=2), network)
@@ -326,6 +371,11 @@ def test_a_folder_of_another_run_is_refused(network, tmp_path):
         ({"search_seats": (0, 0)}, "search_seats must be distinct"),
         ({"temperature": 0.0}, "temperature must be positive"),
         ({"game": ""}, "'game' is required"),
+        ({"searcher": "beam"}, "searcher must be one of"),
+        ({"searcher": "rollouts", "search": {"rounds": 4, "policy": "heuristic"}}, "'policy' is not for"),
+        ({"searcher": "rollouts", "search": {"rounds": 4, "seconds": 0.1}}, "'seconds' is not for"),
+        ({"searcher": "rollouts", "search": {"depth": 4}}, "needs search.rounds"),
+        ({"searcher": "rollouts", "search": {"rounds": 4}, "temperature_moves": 3}, "rollouts have none"),
     ],
 )
 def test_bad_configs_are_refused(changes, message):
@@ -338,6 +388,10 @@ def test_config_errors_found_with_the_game(network):
         generate(dataclasses.replace(CONFIG, search_seats=(2,)), network)
     with pytest.raises(ValueError, match="bad search options"):
         generate(dataclasses.replace(CONFIG, search={"simulations": 4}), network)
+    with pytest.raises(ValueError, match="rollouts: unknown option 'sims'"):
+        generate(dataclasses.replace(CONFIG, searcher="rollouts", search={"rounds": 4, "sims": 4}), network)
+    with pytest.raises(ValueError, match="rollouts: rounds must be"):
+        generate(dataclasses.replace(CONFIG, searcher="rollouts", search={"rounds": 1}), network)
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         generate(dataclasses.replace(CONFIG, opponents={"self": 1.0, "nobody": 1.0}), network)
 

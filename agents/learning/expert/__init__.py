@@ -6,18 +6,21 @@ decisions become training examples for the network.
 that *search* play :class:`~boardenvs_agents.search.mcts.MCTSPolicy` with the network as evaluator
 (:class:`~boardenvs_agents.learning.evaluator.NetworkEvaluator`: its policy as prior, its value head
 as leaf value, PUCT), with the config's ``search`` options (``sims``, ``c``, ...: a budget in
-simulations, never seconds); the other seats play fixed agents by spec (the heuristic, a past
-network, ...), drawn per game from the config's ``opponents`` weights.
+simulations, never seconds), or with ``searcher: rollouts`` paired rollouts over the network
+(:class:`~boardenvs_agents.search.rollouts.RolloutPolicy`: the network proposes and plays the moves,
+its value head scores the leaves; ``search`` holds the ``rollouts:`` spec's options, ``rounds`` the
+budget); the other seats play fixed agents by spec (the heuristic, a past network, ...), drawn per
+game from the config's ``opponents`` weights.
 
 **An example** is one decision of a searching seat (decisions with a single legal action are left
 out, unless ``record_forced``): the seat's observation exactly as the network encodes it
 (:meth:`LearnedPolicy.encode <boardenvs_agents.learning.models.LearnedPolicy.encode>`: what the
 network saw at the root), its legal-action mask, the search's target policy (the root visit counts
-normalised, :func:`.games.search_policy`: 0 on illegal actions, summing to 1), the seat, and once the
-game is over the seat's final return (the value target) and every seat's (for a value head with one
-output per player). :class:`.dataset.Dataset` holds them as numpy arrays, one row per example, with
-the game's index; ``save``/``load`` as ``.npz``, :meth:`~.dataset.Dataset.concatenate`, and its size
-in memory (3.8 kB an example in four-player Sorry!).
+normalised, :func:`.games.search_policy`: 0 on illegal actions, summing to 1; for the rollouts, their
+move alone), the seat, and once the game is over the seat's final return (the value target) and every
+seat's (for a value head with one output per player). :class:`.dataset.Dataset` holds them as numpy
+arrays, one row per example, with the game's index; ``save``/``load`` as ``.npz``,
+:meth:`~.dataset.Dataset.concatenate`, and its size in memory (3.8 kB an example in four-player Sorry!).
 
 **Moves**: a searching seat plays the search's choice (the most visited root action: it plays exactly
 as ``mcts:evaluator=<network>`` would with its seed), except for its first ``temperature_moves``

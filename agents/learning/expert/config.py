@@ -14,9 +14,21 @@ BACKENDS = ("local", "process", "ray")
 #: The opponent kind that is the searching network itself (its seat's decisions are examples).
 SELF = "self"
 
-#: Search options that are not the config's to set: the evaluator is the network, and a budget in
-#: seconds would make the data depend on the machine's load.
-FORBIDDEN_SEARCH_OPTIONS = ("evaluator", "rollout", "depth", "leaf", "seconds")
+#: The searches a searching seat may play: ``mcts`` (an
+#: :class:`~boardenvs_agents.search.mcts.MCTSPolicy` with the network as its evaluator) or ``rollouts``
+#: (a :class:`~boardenvs_agents.search.rollouts.RolloutPolicy` with the network as its base policy).
+SEARCHERS = ("mcts", "rollouts")
+
+#: Search options that are not the config's to set, per searcher: the network is the evaluator (the
+#: base policy), and a budget in seconds would make the data depend on the machine's load.
+FORBIDDEN_SEARCH_OPTIONS = {
+    "mcts": ("evaluator", "rollout", "depth", "leaf", "seconds"),
+    "rollouts": ("policy", "seconds"),
+}
+
+#: The option that sets each searcher's budget, a count (required for ``rollouts``, whose own default
+#: budget is in seconds).
+BUDGET_OPTION = {"mcts": "sims", "rollouts": "rounds"}
 
 
 @dataclass(frozen=True)
@@ -38,9 +50,15 @@ class SelfPlayConfig:
     games: int = 100
     #: The run's seed: game ``g`` is played with ``derive_seeds(seed, games)[g]``.
     seed: int = 0
-    #: Options of the search (:class:`~boardenvs_agents.search.mcts.MCTSPolicy`: ``sims``, ``c``,
-    #: ``selection``, ...), its evaluator being the network; a budget in simulations, never seconds.
+    #: Options of the search: for ``mcts``, :class:`~boardenvs_agents.search.mcts.MCTSPolicy`'s
+    #: (``sims``, ``c``, ``selection``, ...), its evaluator being the network; for ``rollouts``,
+    #: :func:`~boardenvs_agents.search.rollouts.rollouts_over`'s (``rounds``, ``opponents``, ``depth``,
+    #: ``leaf``, ``top``, ``z``, ``first``, ...), its base policy being the network. A budget in
+    #: simulations or rounds, never seconds.
     search: dict[str, Any] = field(default_factory=lambda: {"sims": 16})
+    #: The search of the searching seats (:data:`SEARCHERS`). An MCTS's target is its visit
+    #: distribution (or Gumbel's improved policy); the rollouts' is the move they choose.
+    searcher: Literal["mcts", "rollouts"] = "mcts"
     #: Seats that always search (``None``: one per game, drawn from the game's seed).
     search_seats: tuple[int, ...] | None = None
     #: Weights of what every other seat plays: ``"self"`` (it searches too) or an agent spec.
@@ -82,11 +100,21 @@ class SelfPlayConfig:
             raise ValueError(f"opponents must map kinds to non-negative weights, got {dict(weights)}")
         if sum(weights.values()) <= 0:
             raise ValueError(f"opponent weights must have a positive sum, got {dict(weights)}")
-        bad = sorted(set(self.search) & set(FORBIDDEN_SEARCH_OPTIONS))
+        if self.searcher not in SEARCHERS:
+            raise ValueError(f"searcher must be one of {SEARCHERS}, got {self.searcher!r}")
+        budget = BUDGET_OPTION[self.searcher]
+        bad = sorted(set(self.search) & set(FORBIDDEN_SEARCH_OPTIONS[self.searcher]))
         if bad:
             raise ValueError(
-                f"search option {bad[0]!r} is not for self-play: the evaluator is the network, and the "
-                "budget is a number of simulations (sims), so that the data do not depend on the machine"
+                f"search option {bad[0]!r} is not for self-play: the network is the search's evaluator "
+                f"(its base policy), and the budget is a number ({budget}), so that the data do not "
+                "depend on the machine"
+            )
+        if self.searcher == "rollouts" and "rounds" not in self.search:
+            raise ValueError("searcher 'rollouts' needs search.rounds, its budget (rollouts per candidate)")
+        if self.searcher == "rollouts" and self.temperature_moves:
+            raise ValueError(
+                "temperature_moves draws from an MCTS's visit counts: the rollouts have none (set it to 0)"
             )
         seats = self.search_seats
         if seats is not None and (not seats or len(set(seats)) != len(seats) or min(seats) < 0):

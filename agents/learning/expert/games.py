@@ -5,6 +5,7 @@
   Stable-Baselines3 model: small to pickle, the same scores in any process).
 * :func:`search_policy`: a search's training target, from :attr:`MCTSPolicy.last_search
   <boardenvs_agents.search.mcts.MCTSPolicy.last_search>`.
+* :func:`make_search`: the search a searching seat plays, MCTS or rollouts over the network.
 * :class:`SearchingSeat`: a seat that searches with the network and records its decisions.
 * :class:`GamePlayer`: plays game ``g`` of a :class:`~.config.SelfPlayConfig` and returns its examples.
 """
@@ -32,6 +33,7 @@ from boardenvs_agents.learning.models import LearnedPolicy
 from boardenvs_agents.learning.network import NumpyMLP
 from boardenvs_agents.registry import make_evaluator, make_policy
 from boardenvs_agents.search.mcts import MCTSPolicy
+from boardenvs_agents.search.rollouts import rollouts_over
 
 #: What :func:`frozen_evaluator` takes: a learned spec (``ppo:sorry_v0``, ``ppo:runs/x/model.zip``), a
 #: model file, a learned policy, or a network evaluator.
@@ -76,8 +78,9 @@ def frozen_evaluator(source: NetworkSource, game: Game) -> NetworkEvaluator:
         return evaluator
     frozen = copy.copy(evaluator)
     frozen.policy = LearnedPolicy(
-        None, policy.game, None, policy.view.mask_in_observation, True, None, policy.name, policy.network
-    )
+        None, policy.game, None, policy.view.mask_in_observation, True, None, policy.name, policy.network,
+        evaluator.value_network,
+    )  # fmt: skip
     return frozen
 
 
@@ -98,11 +101,12 @@ def network_key(evaluator: NetworkEvaluator) -> str:
 def search_policy(search: Mapping[str, Any], num_actions: int, played: int) -> np.ndarray:
     """The training target of one search: ``(num_actions,)`` float32 over the actions (0 on illegal ones).
 
-    ``search`` is :attr:`MCTSPolicy.last_search <boardenvs_agents.search.mcts.MCTSPolicy.last_search>`
-    after the decision; its ``target`` is what the search says to train on (Gumbel root selection's
-    improved policy, else the root's visit distribution over the legal actions). A search that visited
-    no child and states no target (a lone legal action) targets the ``played`` action alone. This is
-    the one place that reads a search's statistics as a target.
+    ``search`` is the search's ``last_search`` after the decision (:attr:`MCTSPolicy.last_search
+    <boardenvs_agents.search.mcts.MCTSPolicy.last_search>`); its ``target`` is what the search says to
+    train on (Gumbel root selection's improved policy, else the root's visit distribution over the
+    legal actions). A search that states no target (one that visited no child; the rollouts, whose
+    choice is their one answer) targets the ``played`` action alone. This is the one place that reads
+    a search's statistics as a target.
     """
     target = np.zeros(num_actions, dtype=np.float64)
     stated = search.get("target")
@@ -114,17 +118,36 @@ def search_policy(search: Mapping[str, Any], num_actions: int, played: int) -> n
     return target.astype(np.float32)
 
 
+def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, game: Game) -> Policy:
+    """The search of ``config``'s searching seats over the network: an
+    :class:`~boardenvs_agents.search.mcts.MCTSPolicy` with ``evaluator`` as its evaluator
+    (``searcher: mcts``), or paired rollouts (:func:`~boardenvs_agents.search.rollouts.rollouts_over`)
+    with the network as their base policy, its value head scoring their leaves (``searcher:
+    rollouts``), with the config's ``search`` options and a budget in rounds, never seconds.
+
+    Raises:
+        TypeError: for an option the search does not take.
+        ValueError: for an option out of range or a bad inner spec.
+    """
+    if config.searcher == "mcts":
+        return MCTSPolicy(evaluator=evaluator, **config.search)
+    options = {**config.search, "seconds": None}
+    base = evaluator.policy.clone()  # a generator of its own: the rollouts set it in every rollout
+    return rollouts_over(base, game.name, None, dict(config.game_options), **options)
+
+
 class SearchingSeat(Policy):
     """A seat played by the search with the network, writing every decision to a journal.
 
-    It plays ``search``'s choice (an :class:`~boardenvs_agents.search.mcts.MCTSPolicy` with the network
-    as evaluator), or, for its first ``temperature_moves`` decisions with a choice, an action drawn
-    from the root visit counts to the power ``1 / temperature`` with the search's generator. Reset with
+    It plays ``search``'s choice (:func:`make_search`: an MCTS with the network as evaluator, or
+    rollouts over it), or, for an MCTS's first ``temperature_moves`` decisions with a choice, an
+    action drawn from the root visit counts to the power ``1 / temperature`` with the search's
+    generator. Reset with
     a seed (as :func:`~boardenvs.core.loop.play_game` does), it resets the search with it: with
     ``temperature_moves=0`` it plays exactly as the search alone would.
 
     Args:
-        search: the search.
+        search: the search (a policy with a ``last_search`` after each decision).
         encoder: the network's player, whose :meth:`LearnedPolicy.encode` gives the observation.
         seat: the seat it plays (checked at every decision).
         journal: where it appends ``(seat, observation, mask, target)`` for every recorded decision
@@ -138,7 +161,7 @@ class SearchingSeat(Policy):
 
     def __init__(
         self,
-        search: MCTSPolicy,
+        search: Policy,
         encoder: LearnedPolicy,
         seat: int,
         journal: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]],
@@ -177,7 +200,7 @@ class SearchingSeat(Policy):
             if self._choices < self.temperature_moves:
                 action = self._draw(search, action)
             self._choices += 1
-        target = search_policy(search, self.num_actions, action)
+        target = search_policy({} if forced else search, self.num_actions, action)
         self.journal.append((self.seat, np.array(observation, dtype=np.float32), mask, target))
         return action
 
@@ -256,7 +279,7 @@ class GamePlayer:
         policy = self._seats.get((kind, seat))
         if policy is None:
             if kind == SELF:
-                search = MCTSPolicy(evaluator=self.evaluator, **self.config.search)
+                search = make_search(self.config, self.evaluator, self.game)
                 policy = SearchingSeat(
                     search, self.encoder, seat, self._journal, self.config.temperature_moves,
                     self.config.temperature, self.config.record_forced,

@@ -4,8 +4,9 @@ step, one folder per iteration, and resumes after any stop.
 Iteration ``i`` (from 0) of an :class:`ExItConfig`:
 
 1. **self-play**: :func:`~.selfplay.generate` plays ``games`` games with the current network searching
-   (``search`` options, e.g. ``{"sims": 16, "selection": "gumbel"}``; the other self-play keys in
-   ``selfplay``) into ``out/iter_{i:03d}/data`` (the chunked, resumable folder of :mod:`.chunks`). The
+   (``searcher``: an MCTS it guides, or paired rollouts over it; ``search`` options, e.g. ``{"sims":
+   16, "selection": "gumbel"}``; the other self-play keys in ``selfplay``) into
+   ``out/iter_{i:03d}/data`` (the chunked, resumable folder of :mod:`.chunks`). The
    current network is the ``start`` model for iteration 0 (a learned spec such as ``ppo:sorry_v0``, the
    shipped model for the game's options, or a model file), else the model iteration ``i - 1`` saved;
 2. **learning step**: the current network's model, loaded from its file, is trained by :func:`.fit.fit`
@@ -79,7 +80,7 @@ MANIFEST_NAME = "exit.json"
 EXIT_FORMAT = "boardenvs-exit-iterations/1"
 
 #: Self-play keys :class:`ExItConfig` sets itself (the rest may be given in its ``selfplay`` section).
-OWN_SELFPLAY_KEYS = ("game", "game_options", "games", "seed", "search", "workers", "backend")
+OWN_SELFPLAY_KEYS = ("game", "game_options", "games", "seed", "search", "searcher", "workers", "backend")
 
 #: Keys of :class:`ExItConfig` that do not change the networks a run makes (left out of its manifest).
 NOT_RESULTS_KEYS = ("algo", "iterations", "workers", "backend", "eval")
@@ -159,8 +160,12 @@ class ExItConfig:
     examples: int | None = None
     #: Self-play games per iteration.
     games: int = 100
-    #: Options of the search (:class:`~boardenvs_agents.search.mcts.MCTSPolicy`), a budget in simulations.
+    #: Options of the search (:class:`~boardenvs_agents.search.mcts.MCTSPolicy`'s, or for ``searcher:
+    #: rollouts`` the rollouts'), a budget in simulations (rounds), never seconds.
     search: dict[str, Any] = field(default_factory=lambda: {"sims": 16, "selection": "gumbel"})
+    #: ``mcts`` (the network guides an MCTS, its targets the visit distributions) or ``rollouts`` (paired
+    #: rollouts over the network, its targets their moves): :class:`~.config.SelfPlayConfig`.
+    searcher: Literal["mcts", "rollouts"] = "mcts"
     #: Other :class:`~.config.SelfPlayConfig` keys (``opponents``, ``search_seats``, ``temperature_moves``,
     #: ``chunk_games``, ...), the same every iteration.
     selfplay: dict[str, Any] = field(default_factory=dict)
@@ -231,6 +236,7 @@ class ExItConfig:
             "games": self.games,
             "seed": derive_seeds([self.seed, 0], iteration + 1)[iteration],
             "search": dict(self.search),
+            "searcher": self.searcher,
             "workers": self.workers,
             "backend": self.backend,
         }
