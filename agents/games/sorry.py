@@ -271,9 +271,10 @@ def progress(state: State) -> list[float]:
 #: ``boardenvs_agents.games`` (pyproject.toml). The champion, with two players one ply of expectimax
 #: over the expert-iteration model, its 8 likeliest moves each weighed over every next card, the
 #: opponent's reply played as the heuristic's and the card after it weighed too (docs/learning.md,
-#: "Two players: the search that models the reply"); otherwise paired rollouts on the PPO model, 32
-#: rounds a decision, the other seats played as the heuristic ("The first champion on a count
-#: budget"); else the heuristic where no model ships for the options asked.
+#: "Two players: the search that models the reply"; ``exit:sorry_v0__2p`` names that model alone, so
+#: that this spec builds for two players only); otherwise paired rollouts on the PPO model, 32 rounds a
+#: decision, the other seats played as the heuristic ("The first champion on a count budget"); else
+#: the heuristic where no model ships for the options asked.
 RECORD = GameRecord(
     game="sorry_v0",
     heuristic=SorryHeuristic,
@@ -283,7 +284,7 @@ RECORD = GameRecord(
     strategy_events=sorry_figures.STRATEGY_EVENTS,
     balance=sorry_figures.BALANCE,
     champion=(
-        "expectimax:evaluator=exit:sorry_v0,top=8,prior_weight=0.01,reply=heuristic",
+        "expectimax:evaluator=exit:sorry_v0__2p,top=8,prior_weight=0.01,reply=heuristic",
         "rollouts:policy=ppo:sorry_v0,opponents=heuristic,depth=4,leaf=value,seconds=none,rounds=32",
         "heuristic",
     ),

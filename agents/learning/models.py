@@ -135,12 +135,14 @@ def shipped_games(algo: str) -> list[str]:
 def resolve_model_path(
     name_or_path: str, algo: str, options: dict[str, Any] | None = None, ignore: Sequence[str] = ()
 ) -> Path:
-    """A model file: a shipped model by game name, or a path.
+    """A model file: a shipped model by game name, one shipped variant by name, or a path.
 
     ``sorry_v0`` names the shipped models of that game (:func:`shipped_models`): with ``options`` (the
     game's full options, as :func:`~boardenvs.core.options.options_to_dict` gives them) the one trained
     for exactly those but for the keys in ``ignore`` (encoding options, which a model brings along),
-    else the default one. A path is taken as it is (the options are checked when it is loaded).
+    else the default one. ``sorry_v0__2p`` names one variant, ``models/<algo>_sorry_v0__2p.zip``,
+    whatever the options, as a path does: both are taken as they are (the options are checked when
+    the model is loaded).
 
     Raises:
         FileNotFoundError: for a name that is neither a shipped model nor a file.
@@ -174,6 +176,9 @@ def resolve_model_path(
             f"python scripts/train.py --config configs/{name_or_path}/{algo}.yaml "
             "--set game_options.num_players=N"
         )
+    game, variant, _ = name_or_path.partition("__")
+    if variant and game in env_names() and (MODELS_DIR / f"{algo}_{name_or_path}.zip").exists():
+        return MODELS_DIR / f"{algo}_{name_or_path}.zip"
     path = Path(name_or_path)
     if path.exists():
         return path

@@ -14,14 +14,15 @@ from boardenvs_agents.search.rollouts import RolloutPolicy
 
 
 def test_the_sorry_champion_searches_with_the_shipped_network_on_a_count_budget():
-    # Two players: the search over the expert-iteration model (shipped for two players only), the
-    # opponent's reply played as the heuristic's.
+    # Two players: the search over the two-player expert-iteration model (named alone,
+    # exit:sorry_v0__2p), the opponent's reply played as the heuristic's.
     two = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 2})
     assert two.name == "champion" and two.spec == find_record("sorry_v0").champion[0]
     assert isinstance(two, ExpectimaxPolicy)
     assert (two.top, two.prior_weight, two.reply) == (8, 0.01, "heuristic")
-    assert two.evaluator.policy.name == "exit:sorry_v0" and two.evaluator.policy.game.num_players == 2
-    # Four players: no expert-iteration model fits, so paired rollouts on the PPO model, 32 rounds.
+    assert two.evaluator.policy.name == "exit:sorry_v0__2p" and two.evaluator.policy.game.num_players == 2
+    # Four players: the two-player model does not fit (the four-player exit:sorry_v0 is not the
+    # champion's), so paired rollouts on the PPO model, 32 rounds.
     four = make_policy("champion", "sorry_v0", seed=0, game_options={"num_players": 4})
     assert four.spec == find_record("sorry_v0").champion[1] and isinstance(four, RolloutPolicy)
     assert four.base.name == "ppo:sorry_v0" and four.base.game.num_players == 4
@@ -62,7 +63,7 @@ def test_champion_options_reach_its_search_and_bad_ones_are_refused():
     policy = make_policy("champion:top=4,samples=2", "sorry_v0", seed=0, game_options={"num_players": 2})
     assert policy.top == 4 and policy.samples == 2
     assert policy.spec == (
-        "expectimax:evaluator=exit:sorry_v0,prior_weight=0.01,reply=heuristic,top=4,samples=2"
+        "expectimax:evaluator=exit:sorry_v0__2p,prior_weight=0.01,reply=heuristic,top=4,samples=2"
     )
     policy = make_policy("champion:top=3", "sorry_v0", seed=0, game_options={"num_players": 4})
     assert policy.top == 3 and policy.spec == (

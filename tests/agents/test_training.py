@@ -197,6 +197,14 @@ def test_a_shipped_name_resolves_to_the_model_for_the_options_asked(tiny_model, 
         make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 3})
     with pytest.raises(ValueError, match="and other options"):
         make_policy("ppo:sorry_v0", "sorry_v0", game_options={"num_players": 2, "slide_rule": "classic"})
+    # <game>__<variant> names one model whatever the options, checked when it loads.
+    assert models.resolve_model_path("sorry_v0__2p", "ppo", {"num_players": 4}) == shipped[1]
+    named = make_policy("ppo:sorry_v0__2p", "sorry_v0", game_options={"num_players": 2})
+    assert named.name == "ppo:sorry_v0__2p" and named.network.key.startswith(f"file:{shipped[1].resolve()}:")
+    with pytest.raises(ValueError, match=r"differ in \{'num_players': \(2, 4\)\}"):
+        make_policy("ppo:sorry_v0__2p", "sorry_v0", game_options={"num_players": 4})
+    with pytest.raises(FileNotFoundError, match="sorry_v0__3p"):
+        make_policy("ppo:sorry_v0__3p", "sorry_v0", game_options={"num_players": 3})
 
 
 def test_shipped_lost_city_models_fit_the_spawns_of_their_player_count():
