@@ -142,9 +142,8 @@ class SearchingSeat(Policy):
     It plays ``search``'s choice (:func:`make_search`: an MCTS with the network as evaluator, or
     rollouts over it), or, for an MCTS's first ``temperature_moves`` decisions with a choice, an
     action drawn from the root visit counts to the power ``1 / temperature`` with the search's
-    generator. Reset with
-    a seed (as :func:`~boardenvs.core.loop.play_game` does), it resets the search with it: with
-    ``temperature_moves=0`` it plays exactly as the search alone would.
+    generator. Reset with a seed (as :func:`~boardenvs.core.loop.play_game` does), it resets the
+    search with it: with ``temperature_moves=0`` it plays exactly as the search alone would.
 
     Args:
         search: the search (a policy with a ``last_search`` after each decision).
