@@ -176,9 +176,9 @@ def resolve_model_path(
             f"python scripts/train.py --config configs/{name_or_path}/{algo}.yaml "
             "--set game_options.num_players=N"
         )
-    game, variant, _ = name_or_path.partition("__")
-    if variant and game in env_names() and (MODELS_DIR / f"{algo}_{name_or_path}.zip").exists():
-        return MODELS_DIR / f"{algo}_{name_or_path}.zip"
+    variant = MODELS_DIR / f"{algo}_{name_or_path}.zip"
+    if variant in shipped_models(algo, name_or_path.partition("__")[0]):
+        return variant
     path = Path(name_or_path)
     if path.exists():
         return path

@@ -120,16 +120,17 @@ def test_targets_are_distributions_over_the_legal_actions(data):
 
 
 class _Watcher:
-    """Records what the network sees and what the search found at every decision with a choice."""
+    """Records what the network sees, what the search found and the move played at every decision
+    with a choice of the ``seats`` (``None``: every seat)."""
 
-    def __init__(self, actors, encoder):
-        self.actors, self.encoder, self.rows = actors, encoder, []
+    def __init__(self, actors, encoder, seats=None):
+        self.actors, self.encoder, self.seats, self.rows = actors, encoder, seats, []
 
     def before(self, state, player, action):
-        if player >= 0 and len(state.legal_actions()) > 1:
+        if player >= 0 and (self.seats is None or player in self.seats) and len(state.legal_actions()) > 1:
             observation, mask = self.encoder.encode(state)
             search = self.actors[player].last_search
-            self.rows.append((player, observation, mask, search_policy(search, len(mask), action)))
+            self.rows.append((player, observation, mask, search_policy(search, len(mask), action), action))
 
     def after(self, state):
         pass
@@ -207,33 +208,16 @@ def test_rollouts_as_the_search_target_the_moves_the_rollouts_spec_plays(network
     seeds = derive_seeds(config.seed, config.games)
     for index in range(config.games):
         actors = [make_policy(name, "sorry_v0", game_options=OPTIONS) for name in (spec, "heuristic")]
-        watcher = _Moves(network.policy)
+        watcher = _Watcher(actors, network.policy, seats={0})
         play_game(game, actors, seeds[index], observer=watcher)
         rows = data.select(data.games == index)
         assert len(rows) == len(watcher.rows) > 10 and set(rows.seats.tolist()) == {0}
-        assert np.array_equal(rows.observations, np.stack([r[0] for r in watcher.rows]))
+        assert np.array_equal(rows.observations, np.stack([r[1] for r in watcher.rows]))
         targets = np.zeros_like(rows.policies)
-        targets[np.arange(len(rows)), [r[1] for r in watcher.rows]] = 1.0
+        targets[np.arange(len(rows)), [r[4] for r in watcher.rows]] = 1.0
         assert np.array_equal(rows.policies, targets)
     assert not data.policies[~data.masks].any()
     assert generate(dataclasses.replace(config, backend="process", workers=2), network).equals(data)
-
-
-class _Moves:
-    """Records seat 0's observation and move at every decision with a choice."""
-
-    def __init__(self, encoder):
-        self.encoder, self.rows = encoder, []
-
-    def before(self, state, player, action):
-        if player == 0 and len(state.legal_actions()) > 1:
-            self.rows.append((self.encoder.encode(state)[0], action))
-
-    def after(self, state):
-        pass
-
-    def result(self, state):
-        return {}
 
 
 # -- the same examples whatever plays them --------------------------------------------------------

@@ -110,8 +110,8 @@ class SelfPlayConfig:
                 f"(its base policy), and the budget is a number ({budget}), so that the data do not "
                 "depend on the machine"
             )
-        if self.searcher == "rollouts" and "rounds" not in self.search:
-            raise ValueError("searcher 'rollouts' needs search.rounds, its budget (rollouts per candidate)")
+        if self.searcher == "rollouts" and budget not in self.search:
+            raise ValueError(f"searcher 'rollouts' needs search.{budget}, its budget (rounds per candidate)")
         if self.searcher == "rollouts" and self.temperature_moves:
             raise ValueError(
                 "temperature_moves draws from an MCTS's visit counts: the rollouts have none (set it to 0)"
